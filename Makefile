@@ -1,0 +1,35 @@
+# Quick start: `make serve` (build and serve the site) and `make test` (every test).
+PYTHON ?= python3
+export NO_MKDOCS_2_WARNING := 1
+VENV := .venv
+BIN := $(VENV)/bin
+READY := $(VENV)/.installed
+
+.PHONY: serve site test lock clean
+
+$(READY): pyproject.toml requirements/constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt --upgrade pip
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[docs,test]'
+	touch $@
+
+serve: $(READY)
+	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+
+site: $(READY)
+	$(BIN)/mkdocs build --strict --site-dir site
+
+test: $(READY)
+	$(BIN)/pytest
+
+# Refresh the pins from a fresh resolve of pyproject.toml.
+lock:
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --upgrade pip
+	.lock-venv/bin/python -m pip install --quiet '.[docs,test]'
+	.lock-venv/bin/python -m pip freeze --all --exclude-editable | grep -v '^rulesref' > requirements/constraints.txt
+	rm -rf .lock-venv
+
+clean:
+	rm -rf $(VENV) site .pytest_cache .hypothesis

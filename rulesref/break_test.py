@@ -1,0 +1,480 @@
+"""Break tests, Insane Courage, Steadfast and combat reforms: clauses BR-1 to BR-15.
+
+Source: "Break?", a Warhammer-Fantasy-style rules page (2D6 Leadership). The site
+restates each clause under its id; the code below implements each in one place.
+
+```python
+from rulesref.break_test import break_test_probability
+
+print(break_test_probability(leadership=8, lost_by=3))  # High Elves, lost by 3
+#> 5/18
+```
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from sympy import Rational
+
+from rulesref.dice import chance_at_most, with_rerolls
+from rulesref.errors import RulesError, dice_roll, whole_number
+
+MAX_LEADERSHIP = 10
+MAX_LOST_BY = 100
+MAX_MODELS = 1000
+MAX_UNIT_STRENGTH = 5000
+
+
+# --8<-- [start:takes_break_test]
+def takes_break_test(combat_result: int, enemy_combat_result: int) -> bool:
+    """BR-1: the side that lost the round (the lower combat result) takes a Break test.
+
+    A draw is not a loss, so nobody tests (BR-C5).
+
+    ```python
+    from rulesref.break_test import takes_break_test
+
+    print(takes_break_test(4, 7), takes_break_test(5, 5))
+    #> True False
+    ```
+    """
+    return combat_result < enemy_combat_result
+
+
+# --8<-- [end:takes_break_test]
+
+
+# --8<-- [start:modified_leadership]
+def modified_leadership(leadership: int, lost_by: int, *, steadfast: bool = False) -> int:
+    """BR-2 (with BR-6): Leadership less the amount the combat was lost by; Steadfast ignores it.
+
+    The result is not clamped: it may fall below 2 or exceed 12 (BR-C6).
+
+    ```python
+    from rulesref.break_test import modified_leadership
+
+    print(modified_leadership(8, 3), modified_leadership(7, 7, steadfast=True))
+    #> 5 7
+    ```
+    """
+    whole_number("leadership", leadership, 0, MAX_LEADERSHIP)
+    whole_number("lost_by", lost_by, 0, MAX_LOST_BY)
+    return leadership if steadfast else leadership - lost_by
+
+
+# --8<-- [end:modified_leadership]
+
+
+# --8<-- [start:is_insane_courage]
+def is_insane_courage(dice: Sequence[int]) -> bool:
+    """BR-5: a natural double 1 on the two dice of a Break test."""
+    return tuple(dice_roll("dice", dice, 2)) == (1, 1)
+
+
+# --8<-- [end:is_insane_courage]
+
+
+# --8<-- [start:stands_chance]
+def _stands_chance(target: int, *, insane_courage: bool) -> Rational:
+    """Probability that 2D6 roll `target` or less (BR-3), or a double 1 if it counts (BR-5)."""
+    chance = chance_at_most(target, dice=2)
+    if insane_courage and target < 2:  # above 1 the double 1 already passes on its total
+        chance += Rational(1, 36)
+    return chance
+
+
+# --8<-- [end:stands_chance]
+
+
+# --8<-- [start:break_test_probability]
+def break_test_probability(
+    leadership: int,
+    lost_by: int,
+    *,
+    steadfast: bool = False,
+    insane_courage: bool = True,
+    reroll: bool = False,
+) -> Rational:
+    """Exact probability that a unit that lost a combat by `lost_by` stands (BR-1 to BR-6).
+
+    `reroll=True` is a variant that is **not** in "Break?": one re-roll of a failed test,
+    as a Battle Standard grants in many army books.
+
+    ```python
+    from rulesref.break_test import break_test_probability
+
+    print(break_test_probability(5, 10))  # only a double 1 saves
+    #> 1/36
+    print(break_test_probability(7, 7, steadfast=True))
+    #> 7/12
+    ```
+    """
+    target = modified_leadership(leadership, lost_by, steadfast=steadfast)
+    chance = _stands_chance(target, insane_courage=insane_courage)
+    return with_rerolls(chance) if reroll else chance
+
+
+# --8<-- [end:break_test_probability]
+
+
+class Outcome(Enum):
+    STANDS = "stands"
+    FLEES = "flees"
+
+
+@dataclass(frozen=True)
+class BreakTestResult:
+    """One Break test as rolled: the verdict, and the clause that decided it."""
+
+    outcome: Outcome
+    modified_leadership: int
+    total: int
+    clause: str
+    reason: str
+
+
+# --8<-- [start:resolve_break_test]
+def resolve_break_test(
+    leadership: int,
+    lost_by: int,
+    dice: Sequence[int],
+    *,
+    steadfast: bool = False,
+    insane_courage: bool = True,
+) -> BreakTestResult:
+    """Resolve one rolled Break test: stands or flees, and which clause decided it.
+
+    ```python
+    from rulesref.break_test import resolve_break_test
+
+    result = resolve_break_test(8, 3, dice=(3, 4))  # High Elves
+    print(result.outcome.value, result.clause, result.reason)
+    #> flees BR-3 rolled 7, more than modified Leadership 5
+    ```
+    """
+    target = modified_leadership(leadership, lost_by, steadfast=steadfast)
+    total = sum(dice_roll("dice", dice, 2))
+    if total <= target:
+        return BreakTestResult(
+            Outcome.STANDS,
+            target,
+            total,
+            "BR-3",
+            f"rolled {total}, not more than modified Leadership {target}",
+        )
+    if insane_courage and is_insane_courage(dice):
+        return BreakTestResult(
+            Outcome.STANDS,
+            target,
+            total,
+            "BR-5",
+            f"double 1: Insane Courage passes whatever the modified Leadership ({target})",
+        )
+    return BreakTestResult(
+        Outcome.FLEES,
+        target,
+        total,
+        "BR-3",
+        f"rolled {total}, more than modified Leadership {target}",
+    )
+
+
+# --8<-- [end:resolve_break_test]
+
+
+# --8<-- [start:ranks]
+def ranks(models: int, width: int) -> int:
+    """BR-7: ranks that count for Steadfast: five or more models each, front rank included.
+
+    The last rank may be incomplete if it still has five models.
+
+    ```python
+    from rulesref.break_test import ranks
+
+    print(ranks(30, 6), ranks(12, 5), ranks(19, 5), ranks(12, 4))
+    #> 5 2 3 0
+    ```
+    """
+    whole_number("models", models, 1, MAX_MODELS)
+    whole_number("width", width, 1, models)
+    if width < 5:
+        return 0
+    full, last = divmod(models, width)
+    return full + (1 if last >= 5 else 0)
+
+
+# --8<-- [end:ranks]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A rank-and-file unit as Steadfast sees it: models in ranks `width` wide.
+
+    `unit_strength` defaults to the number of models.
+
+    ```python
+    from rulesref.break_test import Unit
+
+    halberdiers = Unit(models=30, width=6)
+    print(halberdiers.ranks, halberdiers.unit_strength)
+    #> 5 30
+    ```
+    """
+
+    models: int
+    width: int
+    unit_strength: int = field(default=None)  # type: ignore[assignment]
+    disrupted: bool = False
+    skirmisher: bool = False
+    unbreakable: bool = False
+
+    def __post_init__(self) -> None:
+        whole_number("models", self.models, 1, MAX_MODELS)
+        whole_number("width", self.width, 1, self.models)
+        if self.unit_strength is None:
+            object.__setattr__(self, "unit_strength", self.models)
+        whole_number("unit_strength", self.unit_strength, 1, MAX_UNIT_STRENGTH)
+
+    @property
+    def ranks(self) -> int:
+        """Ranks of five or more models (BR-7)."""
+        return ranks(self.models, self.width)
+
+
+Side = Unit | Sequence[Unit]
+
+
+def _units(name: str, side: Side) -> tuple[Unit, ...]:
+    units = (side,) if isinstance(side, Unit) else tuple(side)
+    if not units or not all(isinstance(unit, Unit) for unit in units):
+        raise RulesError(f"{name} must be a Unit or a non-empty sequence of Units, got {side!r}")
+    return units
+
+
+# --8<-- [start:usable_ranks]
+def usable_ranks(unit: Unit, *, disrupted_uses_ranks: bool = False) -> int:
+    """BR-9, BR-10: ranks a unit may use to claim Steadfast; Disrupted units and
+    Skirmishers use only Unit Strength (BR-C1 offers the other reading for Disrupted)."""
+    if unit.skirmisher or (unit.disrupted and not disrupted_uses_ranks):
+        return 0
+    return unit.ranks
+
+
+# --8<-- [end:usable_ranks]
+
+
+# --8<-- [start:is_steadfast]
+def is_steadfast(
+    side: Side,
+    enemy: Side,
+    *,
+    disrupted_uses_ranks: bool = False,
+    floor_per_unit: bool = False,
+) -> bool:
+    """BR-6 to BR-10: whether a defeated side (one unit or several) is Steadfast.
+
+    The side needs Unit Strength 10 or more (BR-C2: in total; `floor_per_unit=True`
+    asks it of each unit) and either more ranks or more Unit Strength than the enemy
+    (BR-8: all units summed on both sides). The enemy counts its ranks of five or more
+    models whether or not it is Disrupted or Skirmishing (BR-C4).
+
+    ```python
+    from rulesref.break_test import Unit, is_steadfast
+
+    halberdiers = Unit(models=30, width=6)
+    bloodletters = Unit(models=12, width=5)
+    print(is_steadfast(halberdiers, bloodletters))
+    #> True
+    ```
+    """
+    ours, theirs = _units("side", side), _units("enemy", enemy)
+    strength = sum(unit.unit_strength for unit in ours)
+    enough = all(u.unit_strength >= 10 for u in ours) if floor_per_unit else strength >= 10
+    our_ranks = sum(usable_ranks(u, disrupted_uses_ranks=disrupted_uses_ranks) for u in ours)
+    more_ranks = our_ranks > sum(unit.ranks for unit in theirs)
+    more_strength = strength > sum(unit.unit_strength for unit in theirs)
+    return enough and (more_ranks or more_strength)
+
+
+# --8<-- [end:is_steadfast]
+
+
+# --8<-- [start:reform_test_probability]
+def reform_test_probability(
+    leadership: int,
+    lost_by: int,
+    *,
+    steadfast: bool = False,
+    unbreakable: bool = False,
+    insane_courage: bool = False,
+) -> Rational:
+    """BR-15: probability that a defeated unit that stood passes its combat-reform test.
+
+    The test takes the Break test's modifier (BR-4) unless the unit is Steadfast or
+    Unbreakable. Insane Courage is off by default: the source grants it to Break tests
+    only (BR-C3).
+
+    ```python
+    from rulesref.break_test import reform_test_probability
+
+    print(reform_test_probability(8, 3), reform_test_probability(8, 3, unbreakable=True))
+    #> 5/18 13/18
+    ```
+    """
+    target = modified_leadership(leadership, lost_by, steadfast=steadfast or unbreakable)
+    return _stands_chance(target, insane_courage=insane_courage)
+
+
+# --8<-- [end:reform_test_probability]
+
+
+# Combat reforms (BR-11 to BR-14) on a small abstract model: sides are named by
+# strings, facings by name, and base contacts by the models that touch.
+
+RESULTS = ("won", "lost", "draw")
+FACINGS = ("front", "left flank", "right flank", "rear")
+
+
+# --8<-- [start:reform_order]
+def reform_order(
+    wanting: Sequence[str], *, loser: str | None = None, chosen_first: str | None = None
+) -> tuple[str, ...]:
+    """BR-11: the order in which the sides that want to combat reform do so.
+
+    After a decided combat the `loser` reforms first. After a draw the sides roll off
+    and the winner of the roll-off chooses who goes first: `chosen_first`.
+
+    ```python
+    from rulesref.break_test import reform_order
+
+    print(reform_order(["Elves", "Orcs"], loser="Orcs"))
+    #> ('Orcs', 'Elves')
+    print(reform_order(["Elves", "Orcs"], chosen_first="Elves"))
+    #> ('Elves', 'Orcs')
+    ```
+    """
+    sides = tuple(wanting)
+    if len(sides) < 2:
+        return sides
+    first = loser if loser is not None else chosen_first
+    if first not in sides or len(set(sides)) != 2:
+        allowed = "one of the two sides" + ("" if loser is not None else " (after a draw)")
+        name = "loser" if loser is not None else "chosen_first"
+        raise RulesError(f"{name} must be {allowed} {sides!r}, got {first!r}")
+    return (first, *(side for side in sides if side != first))
+
+
+# --8<-- [end:reform_order]
+
+
+class Reform(Enum):
+    AT_ONCE = "may combat reform at once"
+    AFTER_TEST = "may combat reform after passing a Leadership test"
+    NOT_ALLOWED = "may not combat reform"
+
+
+@dataclass(frozen=True)
+class ReformPermission:
+    """Whether a unit may combat reform, and the clause that says so."""
+
+    verdict: Reform
+    clause: str
+    reason: str
+
+
+# --8<-- [start:reform_permission]
+def reform_permission(
+    result: str, *, fled: bool = False, enemy_fled: bool = False, engaged_facings: int = 1
+) -> ReformPermission:
+    """BR-12, BR-13, BR-15: may a unit combat reform after a round of combat it `won`,
+    `lost` or drew (`draw`)?
+
+    ```python
+    from rulesref.break_test import reform_permission
+
+    print(reform_permission("lost").verdict.value)
+    #> may combat reform after passing a Leadership test
+    print(reform_permission("won", engaged_facings=2).clause)
+    #> BR-12
+    ```
+    """
+    if result not in RESULTS:
+        raise RulesError(f"result must be one of {', '.join(RESULTS)}, got {result!r}")
+    whole_number("engaged_facings", engaged_facings, 1, len(FACINGS))
+    if fled:
+        clause = "BR-15" if result == "lost" else "BR-13"
+        return ReformPermission(Reform.NOT_ALLOWED, clause, "a unit that fled cannot reform")
+    if engaged_facings > 1:
+        return ReformPermission(
+            Reform.NOT_ALLOWED, "BR-12", f"engaged on {engaged_facings} facings, not one"
+        )
+    if result == "lost":
+        return ReformPermission(
+            Reform.AFTER_TEST, "BR-15", "lost but stood: a Leadership test first"
+        )
+    if result == "won" and enemy_fled:
+        return ReformPermission(Reform.NOT_ALLOWED, "BR-13", "won, but the enemy fled")
+    return ReformPermission(Reform.AT_ONCE, "BR-13", f"{result} and the enemy still fights")
+
+
+# --8<-- [end:reform_permission]
+
+
+@dataclass(frozen=True)
+class Contact:
+    """One base contact: our `model` touches `enemy_model`, on a facing of `enemy_unit`."""
+
+    model: str
+    enemy_model: str
+    enemy_unit: str
+    facing: str
+
+    def __post_init__(self) -> None:
+        if self.facing not in FACINGS:
+            raise RulesError(f"facing must be one of {', '.join(FACINGS)}, got {self.facing!r}")
+
+
+@dataclass(frozen=True)
+class ReformCheck:
+    legal: bool
+    clause: str
+    reason: str
+
+
+# --8<-- [start:check_combat_reform]
+def check_combat_reform(before: Sequence[Contact], after: Sequence[Contact]) -> ReformCheck:
+    """BR-14: whether a proposed combat reform keeps to its two restrictions.
+
+    Every model, ours or the enemy's, in base contact before must still be in contact
+    after; no enemy unit already touched may be touched on a new facing. Touching a
+    new enemy unit on any facing is allowed. (The reform's centre may move: positions
+    are not modelled, only the contacts they produce.)
+
+    ```python
+    from rulesref.break_test import Contact, check_combat_reform
+
+    before = [Contact("champion", "knight 1", "Knights", "left flank")]
+    turned = [Contact("champion", "knight 1", "Knights", "front")]
+    print(check_combat_reform(before, turned).reason)
+    #> would touch Knights on a new facing: front
+    ```
+    """
+
+    def in_contact(contacts: Sequence[Contact]) -> set[str]:
+        return {c.model for c in contacts} | {c.enemy_model for c in contacts}
+
+    lost = sorted(in_contact(before) - in_contact(after))
+    if lost:
+        return ReformCheck(False, "BR-14", f"would take out of base contact: {', '.join(lost)}")
+    for unit in sorted({c.enemy_unit for c in before}):
+        old = {c.facing for c in before if c.enemy_unit == unit}
+        new = {c.facing for c in after if c.enemy_unit == unit} - old
+        if new:
+            return ReformCheck(
+                False, "BR-14", f"would touch {unit} on a new facing: {', '.join(sorted(new))}"
+            )
+    return ReformCheck(True, "BR-14", "every contact kept, no new facing on a touched enemy")
+
+
+# --8<-- [end:check_combat_reform]
