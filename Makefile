@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 READY := $(VENV)/.installed
 
-.PHONY: serve site test lock clean
+.PHONY: serve site test anchors lock clean
 
 $(READY): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ site: $(READY)
 
 test: $(READY)
 	$(BIN)/pytest
+
+# Record the anchors of newly published rules and headings (they may never be removed).
+anchors: site
+	$(BIN)/python tests/test_site.py site
 
 # Refresh the pins from a fresh resolve of pyproject.toml.
 lock:

@@ -1,0 +1,23 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The site, built once per test run with `mkdocs build --strict`, notebooks executed."""
+    out = tmp_path_factory.mktemp("site")
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}{build.stderr}"
+    return out
