@@ -14,10 +14,10 @@ ANCHORS = ROOT / "tests/published_anchors.txt"
 # The page of each source document, by clause prefix. A document's clauses are all
 # required as soon as its page exists.
 PAGES = {
-    "BR": "rules/break-test/",
-    "LD": "rules/leadership/",
-    "CA": "rules/campaign/",
-    "ST": "rules/army-standard/",
+    "BR": "/rules/break-test/",
+    "LD": "/rules/leadership/",
+    "CA": "/rules/campaign/",
+    "ST": "/rules/army-standard/",
 }
 RULE_ID = re.compile(r"^(?:BR|LD|CA|ST)-C?\d+$", re.I)
 
@@ -61,7 +61,7 @@ def _pages(site: Path) -> dict[str, _Page]:
     for html in sorted(site.rglob("*.html")):
         parser = _Page()
         parser.feed(html.read_text(encoding="utf-8"))
-        url = html.relative_to(site).as_posix().removesuffix("index.html")
+        url = "/" + html.relative_to(site).as_posix().removesuffix("index.html")
         pages[url] = parser
     return pages
 
@@ -72,7 +72,7 @@ def pages(site):
 
 
 def published(pages: dict[str, _Page]) -> set[str]:
-    return {url for url in pages if url != "404.html"} | {
+    return {url for url in pages if url != "/404.html"} | {
         f"{url}#{anchor}" for url, page in pages.items() for anchor in page.anchors
     }
 
@@ -88,13 +88,13 @@ def test_every_clause_has_its_anchor(pages):
 
 
 def test_rule_index_links_every_rule(pages):
-    index = set(pages["rule-index/"].links)
-    clarifications = set(pages["clarifications/"].links)
+    index = set(pages["/rule-index/"].links)
+    clarifications = set(pages["/clarifications/"].links)
     for url, page in pages.items():
-        if not url.startswith("rules/"):
+        if not url.startswith("/rules/"):
             continue
         for anchor in filter(RULE_ID.match, page.anchors):
-            target = f"../{url}#{anchor}"
+            target = f"..{url}#{anchor}"
             listing = clarifications if "-c" in anchor else index
             assert target in listing, f"{target} is missing from the index pages"
 
@@ -118,9 +118,8 @@ def test_internal_links_resolve(pages):
             if re.match(r"^[a-z]+:|^//", href) or href.endswith((".ipynb", ".svg", ".png")):
                 continue
             path, _, anchor = href.partition("#")
-            target = os.path.normpath(os.path.join(url, path)).removeprefix(".") if path else url
-            target = target.rstrip("/") + "/" if target and not target.endswith(".html") else target
-            target = target.removeprefix("/")
+            target = os.path.normpath(os.path.join(url, path)) if path else url
+            target = target if target.endswith(".html") else target.rstrip("/") + "/"
             if target not in pages:
                 broken.append(f"{url}: {href}")
             elif anchor and anchor not in pages[target].all_ids:
