@@ -1,0 +1,50 @@
+"""The exact dice core against brute-force enumeration of every roll."""
+
+from itertools import product
+
+from hypothesis import given
+from hypothesis import strategies as st
+from sympy import Rational
+
+from rulesref.dice import FACES, chance_at_least, chance_at_most, total_counts, with_rerolls
+
+
+def rolls(dice):
+    return list(product(FACES, repeat=dice))
+
+
+def test_total_counts_match_enumeration():
+    for dice in range(0, 5):
+        counts = [0] * (6 * dice + 1)
+        for roll in rolls(dice):
+            counts[sum(roll)] += 1
+        assert total_counts(dice) == tuple(counts)
+
+
+def test_chances_match_enumeration():
+    for dice in (1, 2, 3):
+        everything = rolls(dice)
+        for target in range(-2, 6 * dice + 3):
+            at_most = sum(1 for roll in everything if sum(roll) <= target)
+            at_least = sum(1 for roll in everything if sum(roll) >= target)
+            assert chance_at_most(target, dice=dice) == Rational(at_most, len(everything))
+            assert chance_at_least(target, dice=dice) == Rational(at_least, len(everything))
+
+
+def test_chances_are_exact_rationals():
+    assert isinstance(chance_at_most(5, dice=2), Rational)
+    assert chance_at_most(5, dice=2) == Rational(5, 18)
+
+
+def test_rerolls_match_enumeration():
+    """A 4+ with one re-roll: enumerate the first die and the re-roll."""
+    passes = sum(1 for first, second in rolls(2) if first >= 4 or second >= 4)
+    assert with_rerolls(chance_at_least(4, dice=1)) == Rational(passes, 36)
+    assert with_rerolls(Rational(1, 2), 0) == Rational(1, 2)
+
+
+@given(st.fractions(min_value=0, max_value=1), st.integers(min_value=0, max_value=5))
+def test_rerolls_never_lower_a_chance(p, rerolls):
+    chance = Rational(p.numerator, p.denominator)
+    assert chance <= with_rerolls(chance, rerolls) <= 1
+    assert with_rerolls(chance, rerolls) <= with_rerolls(chance, rerolls + 1)
