@@ -123,6 +123,7 @@ def test_imperial_halberdiers_br6_br7_steadfast():
 
 
 def test_br4_the_reform_test_reuses_the_modified_leadership():
+    """BR-4: the Break test's modified Leadership is used again by the reform test."""
     for ld, by in product(range(0, 11), range(0, 12)):
         assert reform_test_probability(ld, by) == brute_force_stands(ld, by, insane_courage=False)
 
@@ -272,6 +273,7 @@ def test_br11_reform_order():
 
 
 def test_br12_br13_br15_reform_permission():
+    """BR-12 (two facings), BR-13 (winners and draws), BR-15 (losers test first)."""
     assert reform_permission("won").verdict is Reform.AT_ONCE
     assert reform_permission("draw").verdict is Reform.AT_ONCE
     assert reform_permission("won", enemy_fled=True).verdict is Reform.NOT_ALLOWED
@@ -287,6 +289,7 @@ def test_br12_br13_br15_reform_permission():
 
 
 def test_br14_combat_reform_restrictions():
+    """BR-14: no model leaves base contact; no new facing on an enemy already touched."""
     front = [Contact("a", "x", "Orcs", "front"), Contact("b", "y", "Orcs", "front")]
     assert check_combat_reform(front, front).legal
     assert check_combat_reform(front, front + [Contact("c", "z", "Orcs", "front")]).legal

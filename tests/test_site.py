@@ -87,6 +87,17 @@ def test_every_clause_has_its_anchor(pages):
         assert not missing, f"clauses without an anchor on {page}: {missing}"
 
 
+def test_every_clause_is_named_in_the_code_and_the_tests():
+    """Each clause of a published document is cited in rulesref/ and in a test file."""
+    for folder in ("rulesref", "tests"):
+        files = [p for p in (ROOT / folder).rglob("*.py") if p != Path(__file__)]
+        text = "\n".join(p.read_text() for p in files)
+        for prefix, page in PAGES.items():
+            if (ROOT / "docs" / f"{page.strip('/')}.md").exists():
+                missing = [c for c in clause_ids()[prefix] if not re.search(rf"\b{c}\b", text)]
+                assert not missing, f"clauses not named in {folder}/: {missing}"
+
+
 def test_rule_index_links_every_rule(pages):
     index = set(pages["/rule-index/"].links)
     clarifications = set(pages["/clarifications/"].links)
