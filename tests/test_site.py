@@ -121,21 +121,35 @@ def test_new_anchors_are_recorded(pages):
     assert not new, f"add these lines to {ANCHORS.name}:\n" + "\n".join(new)
 
 
-def test_internal_links_resolve(pages):
-    """Every link between pages of the site reaches an existing page and anchor."""
+def test_internal_links_resolve(pages, site):
+    """Every link within the site reaches an existing page and anchor, or file."""
     broken = []
     for url, page in pages.items():
         for href in page.links:
-            if re.match(r"^[a-z]+:|^//", href) or href.endswith((".ipynb", ".svg", ".png")):
+            if re.match(r"^[a-z]+:|^//", href):
                 continue
             path, _, anchor = href.partition("#")
             target = os.path.normpath(os.path.join(url, path)) if path else url
+            if os.path.splitext(target)[1] not in ("", ".html"):  # a download or a picture
+                if not (site / target.lstrip("/")).is_file():
+                    broken.append(f"{url}: {href}")
+                continue
             target = target if target.endswith(".html") else target.rstrip("/") + "/"
-            if target not in pages:
-                broken.append(f"{url}: {href}")
-            elif anchor and anchor not in pages[target].all_ids:
+            if target not in pages or (anchor and anchor not in pages[target].all_ids):
                 broken.append(f"{url}: {href}")
     assert not broken, f"broken links: {broken}"
+
+
+def test_every_download_is_offered_on_a_page(pages, site):
+    """Each generated CSV is linked from a page that shows its table."""
+    linked = {
+        os.path.normpath(os.path.join(url, href))
+        for url, page in pages.items()
+        for href in page.links
+        if href.endswith(".csv")
+    }
+    downloads = {f"/{p.relative_to(site).as_posix()}" for p in site.glob("downloads/*.csv")}
+    assert downloads and downloads <= linked, f"downloads with no link: {downloads - linked}"
 
 
 def test_nothing_is_loaded_from_another_host(pages, site):

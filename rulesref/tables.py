@@ -1,0 +1,146 @@
+"""The site's probability tables and calculator data, computed exactly from the rules.
+
+One definition of each table serves the notebooks, the CSV downloads, the calculators
+and the command line, so they cannot disagree.
+
+```python
+from rulesref.tables import break_test_table
+
+table = break_test_table()
+print(table.cell(8, 3))  # Leadership 8, lost by 3
+#> 5/18
+print(table.csv().splitlines()[7])  # the row of Leadership 8
+#> 8,13/18,7/12,5/12,5/18,1/6,1/12,1/36,1/36,1/36,1/36,1/36
+```
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import product
+
+from sympy import Rational
+
+from rulesref.break_test import (
+    MAX_LEADERSHIP,
+    MAX_LOST_BY,
+    break_test_probability,
+    reform_test_probability,
+)
+
+LEADERSHIP = range(2, MAX_LEADERSHIP + 1)
+LOST_BY = range(0, 11)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A grid of exact probabilities: one row per `rows` value, one column per `columns`."""
+
+    name: str  # the file name of its download, without .csv
+    title: str
+    row_label: str
+    column_label: str
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    cells: tuple[tuple[Rational, ...], ...]
+
+    def cell(self, row: int, column: int) -> Rational:
+        return self.cells[self.rows.index(row)][self.columns.index(column)]
+
+    def csv(self) -> str:
+        """The table as CSV, each cell an exact fraction."""
+        columns = (f"{self.column_label}={column}" for column in self.columns)
+        lines = [",".join((self.row_label, *columns))]
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            lines.append(f"{row}," + ",".join(map(str, cells)))
+        return "\n".join(lines) + "\n"
+
+    def markdown(self, cell: Callable[[Rational], str] = str) -> str:
+        """The table in Markdown, each cell formatted by `cell` (exact fractions by default)."""
+        labels = (self.row_label.replace("_", " "), self.column_label.replace("_", " "))
+        header = f"| {labels[0]} ↓, {labels[1]} → | " + " | ".join(map(str, self.columns))
+        lines = [header + " |", "|---" * (len(self.columns) + 1) + "|"]
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            lines.append(f"| **{row}** | " + " | ".join(cell(p) for p in cells) + " |")
+        return "\n".join(lines)
+
+
+def percent(p: Rational) -> str:
+    """A probability as a percentage to one decimal place, for reading (never for computing)."""
+    return f"{float(p):.1%}"
+
+
+def _grid(name: str, title: str, probability: Callable[..., Rational], **options) -> Table:
+    return Table(
+        name=name,
+        title=title,
+        row_label="leadership",
+        column_label="lost_by",
+        rows=tuple(LEADERSHIP),
+        columns=tuple(LOST_BY),
+        cells=tuple(
+            tuple(probability(ld, by, **options) for by in LOST_BY) for ld in LEADERSHIP
+        ),
+    )
+
+
+def break_test_table(*, insane_courage: bool = True, reroll: bool = False) -> Table:
+    """Chance to stand a Break test (BR-3, BR-5), Leadership 2-10 against lost by 0-10."""
+    name = "break-test" + "-no-insane-courage" * (not insane_courage) + "-reroll" * reroll
+    title = "Break test: chance to stand" + (
+        ", without Insane Courage" * (not insane_courage) + ", re-roll variant" * reroll
+    )
+    return _grid(
+        name, title, break_test_probability, insane_courage=insane_courage, reroll=reroll
+    )
+
+
+def reform_test_table() -> Table:
+    """Chance to pass the reform test after a defeat (BR-15), without Insane Courage."""
+    return _grid("reform-test", "Reform test after a defeat: chance to pass", reform_test_probability)
+
+
+def tables() -> tuple[Table, ...]:
+    """Every table the site publishes, each with a CSV download."""
+    return (
+        break_test_table(),
+        break_test_table(insane_courage=False),
+        break_test_table(reroll=True),
+        reform_test_table(),
+    )
+
+
+def calculator_data() -> dict:
+    """Every answer the site's calculators can show, keyed by their inputs.
+
+    `break[leadership][lost_by][flags]` and `reform[leadership][lost_by][flags]` are
+    exact fractions as text; `flags` packs the three yes/no options in the order given
+    by `options`, first option as the highest bit.
+    """
+
+    def every_answer(probability: Callable[..., Rational], options: tuple[str, ...]) -> list:
+        return [
+            [
+                [
+                    str(probability(ld, by, **dict(zip(options, flags, strict=True))))
+                    for flags in product((False, True), repeat=len(options))
+                ]
+                for by in range(MAX_LOST_BY + 1)
+            ]
+            for ld in range(MAX_LEADERSHIP + 1)
+        ]
+
+    ranges = {"leadership": [0, MAX_LEADERSHIP], "lost_by": [0, MAX_LOST_BY]}
+    break_options = ("steadfast", "insane_courage", "reroll")
+    reform_options = ("steadfast", "unbreakable", "insane_courage")
+    return {
+        "break": {
+            "ranges": ranges,
+            "options": break_options,
+            "stands": every_answer(break_test_probability, break_options),
+        },
+        "reform": {
+            "ranges": ranges,
+            "options": reform_options,
+            "passes": every_answer(reform_test_probability, reform_options),
+        },
+    }

@@ -1,0 +1,66 @@
+"""The published tables, CSV downloads and calculator data agree with the rules' functions."""
+
+import csv
+import io
+from itertools import product
+
+from sympy import Rational
+
+from rulesref.break_test import (
+    MAX_LEADERSHIP,
+    MAX_LOST_BY,
+    break_test_probability,
+    reform_test_probability,
+)
+from rulesref.tables import break_test_table, calculator_data, percent, tables
+
+
+def test_break_test_table_is_the_function():
+    """BR-3, BR-5: each cell of each variant is break_test_probability."""
+    for courage, reroll in product((True, False), repeat=2):
+        table = break_test_table(insane_courage=courage, reroll=reroll)
+        for ld, by in product(table.rows, table.columns):
+            expected = break_test_probability(ld, by, insane_courage=courage, reroll=reroll)
+            assert table.cell(ld, by) == expected
+
+
+def test_csv_round_trips_to_the_exact_cells():
+    for table in tables():
+        rows = list(csv.reader(io.StringIO(table.csv())))
+        assert rows[0][0] == "leadership"
+        assert [int(h.removeprefix("lost_by=")) for h in rows[0][1:]] == list(table.columns)
+        for row, cells in zip(rows[1:], table.cells, strict=True):
+            assert [Rational(text) for text in row[1:]] == list(cells)
+
+
+def test_table_names_are_unique():
+    names = [table.name for table in tables()]
+    assert len(names) == len(set(names))
+
+
+def test_markdown_shows_every_cell():
+    table = break_test_table()
+    text = table.markdown(percent)
+    assert "| **8** |" in text and "27.8%" in text
+    assert len(text.splitlines()) == len(table.rows) + 2
+
+
+def test_calculator_data_covers_every_valid_input():
+    """Every input the calculators accept has its exact answer, and nothing else."""
+    data = calculator_data()
+    stands, passes = data["break"]["stands"], data["reform"]["passes"]
+    assert data["break"]["ranges"] == {"leadership": [0, MAX_LEADERSHIP], "lost_by": [0, MAX_LOST_BY]}
+    assert len(stands) == MAX_LEADERSHIP + 1 and len(stands[0]) == MAX_LOST_BY + 1
+    for ld, by in product(range(MAX_LEADERSHIP + 1), range(0, MAX_LOST_BY + 1, 7)):
+        for flags, (steadfast, courage, reroll) in enumerate(product((False, True), repeat=3)):
+            expected = break_test_probability(
+                ld, by, steadfast=steadfast, insane_courage=courage, reroll=reroll
+            )
+            assert Rational(stands[ld][by][flags]) == expected
+        for flags, (steadfast, unbreakable, courage) in enumerate(
+            product((False, True), repeat=3)
+        ):
+            expected = reform_test_probability(
+                ld, by, steadfast=steadfast, unbreakable=unbreakable, insane_courage=courage
+            )
+            assert Rational(passes[ld][by][flags]) == expected
