@@ -22,11 +22,12 @@ from functools import cache
 
 from sympy import Rational
 
-from rulesref.dice import chance_at_most, total_counts
+from rulesref.dice import chance_at_most
 from rulesref.errors import RulesError, dice_roll, whole_number
 
 KINDS = ("infantry", "cavalry", "artillery", "command")
 STATES = ("fresh", "damaged", "fubar", "withdrawn")  # the damage scale, best first (CA-C1)
+STEPS_LEFT = {state: len(STATES) - 1 - n for n, state in enumerate(STATES)}
 TERRAINS = ("open", "forest", "woods", "mountain")
 ROLLS = ("attack", "defence")
 ROLES = ("attacker", "defender")
@@ -74,7 +75,7 @@ class Platoon:
 
     @property
     def steps_left(self) -> int:
-        return len(STATES) - 1 - STATES.index(self.state)
+        return STEPS_LEFT[self.state]
 
     @property
     def in_combat(self) -> bool:
@@ -828,28 +829,36 @@ def resolve_battle(
 # Exact odds: integer counts of the dice, convolved; Rationals at the edge.
 
 
+# Counts are multiplied as polynomials packed into one big integer, a slot of `width`
+# bytes per coefficient (Kronecker substitution): Python's big-integer product does the
+# convolution exactly and far faster than a double loop. The tests check the result
+# against the core's `total_counts` and against plain enumeration.
+
+
+def _pack(counts: Sequence[int], width: int) -> int:
+    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in counts), "little")
+
+
+def _unpack(number: int, width: int, length: int) -> list[int]:
+    raw = number.to_bytes(width * length, "little")
+    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+
+
 def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
+    """The counts of the sum of two independent totals, from the counts of each."""
+    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
+    width = bits // 8 + 1
+    return _unpack(_pack(a, width) * _pack(b, width), width, len(a) + len(b) - 1)
 
 
 @cache
 def _power(faces: tuple[int, ...], dice: int) -> tuple[int, ...]:
     """Ways for `dice` dice with these six (non-negative, lowest 0) faces to make each sum."""
-    if faces == (0, 1, 2, 3, 4, 5):
-        return total_counts(dice)[dice:]  # the core's counts, shifted to start at 0
-    if dice == 0:
-        return (1,)
     one = [0] * (max(faces) + 1)
     for face in faces:
         one[face] += 1
-    half = _power(faces, dice // 2)
-    result = _convolve(half, half)
-    return tuple(_convolve(result, one) if dice % 2 else result)
+    width = (6**dice).bit_length() // 8 + 1  # no count exceeds 6**dice
+    return tuple(_unpack(_pack(one, width) ** dice, width, (len(one) - 1) * dice + 1))
 
 
 def _sum_counts(faces_list: Sequence[tuple[int, ...]]) -> tuple[int, list[int], int]:
@@ -1000,9 +1009,9 @@ def _odds(battle, damage, by_key, flags, results, pass_chance) -> BattleOdds:
         low, counts, dice = damage[role]
         battle_damage[role] = {low + i: Rational(w, 6**dice) for i, w in enumerate(counts) if w}
         taken: Counter = Counter()
-        for value, chance in battle_damage[role].items():
-            taken[hits_from_damage(value)] += chance
-        hits[_other(role)] = dict(sorted(taken.items()))
+        for i, ways in enumerate(counts):
+            taken[hits_from_damage(low + i)] += ways
+        hits[_other(role)] = {h: Rational(w, 6**dice) for h, w in sorted(taken.items()) if w}
         ways = sum(w for key, w in by_key[_other(role)].items() if key[0])
         routed[_other(role)] = Rational(ways, 6 ** damage[role][2])
     routed = {role: routed[role] for role in ROLES}
