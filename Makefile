@@ -19,8 +19,12 @@ serve: $(READY)
 site: $(READY)
 	$(BIN)/mkdocs build --strict --site-dir site
 
-test: $(READY)
+test: $(READY) /usr/bin/chromium
 	$(BIN)/pytest
+
+# The browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+/usr/bin/chromium:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 # Record the anchors of newly published rules and headings (they may never be removed).
 anchors: site

@@ -1,0 +1,181 @@
+"""The calculators in a real browser: headless Chromium (Debian's package) driven by
+Playwright against the built site served on 127.0.0.1.
+
+Screenshots are saved in test-artifacts/ for a person to look at."""
+
+import functools
+import http.server
+import threading
+from itertools import product
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+from sympy import Rational
+
+from rulesref.break_test import break_test_probability, reform_test_probability
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(site):
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert CHROMIUM.exists(), "headless Chromium is needed: apt-get install chromium"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def visits(browser, base_url):
+    """Opens pages at phone width, recording every request and every dialog."""
+    requests, dialogs, pages = [], [], []
+
+    def visit(path: str, *, color_scheme: str = "light"):
+        page = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme=color_scheme)
+        page.on("request", lambda request: requests.append(request.url))
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(base_url + path)
+        pages.append(page)
+        return page
+
+    visit.requests, visit.dialogs = requests, dialogs
+    yield visit
+    for page in pages:
+        page.close()
+    hosts = {urlsplit(url).hostname for url in requests if not url.startswith("data:")}
+    assert hosts <= {"127.0.0.1"}, f"requests to other hosts: {hosts}"
+    assert not dialogs, f"a page opened a dialog: {dialogs}"
+
+
+def ready(page, calculator: str):
+    page.wait_for_selector(f"#{calculator}[data-ready=true]")
+
+
+def shown(page, calculator: str) -> Rational:
+    return Rational(page.text_content(f"#{calculator} .rr-fraction"))
+
+
+# every option combination, over a spread of Leadership and margins
+BREAK_SAMPLE = [
+    (ld, by, flags)
+    for (ld, by), flags in product([(8, 3), (2, 0), (10, 1), (5, 10), (7, 100)], range(8))
+]
+
+
+def test_break_calculator_shows_the_functions_numbers(visits):
+    """For a sample of inputs typed into the form, the exact Python answer (BR-3)."""
+    page = visits("/tools/calculators/")
+    ready(page, "break")
+    for ld, by, flags in BREAK_SAMPLE:
+        steadfast, courage, reroll = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
+        page.fill("#break input[name=leadership]", str(ld))
+        page.fill("#break input[name=lost_by]", str(by))
+        page.set_checked("#break input[name=steadfast]", steadfast)
+        page.set_checked("#break input[name=insane_courage]", courage)
+        page.set_checked("#break input[name=reroll]", reroll)
+        expected = break_test_probability(
+            ld, by, steadfast=steadfast, insane_courage=courage, reroll=reroll
+        )
+        assert shown(page, "break") == expected, (ld, by, flags)
+        assert Rational(page.text_content("#break .rr-fraction-no")) == 1 - expected
+        assert page.text_content("#break .rr-percent") == f"({float(expected):.1%})"
+
+
+def test_reform_calculator_shows_the_functions_numbers(visits):
+    """BR-15 with each of its options."""
+    page = visits("/tools/calculators/")
+    ready(page, "reform")
+    for ld, by, flags in BREAK_SAMPLE[::2]:
+        steadfast, unbreakable, courage = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
+        page.fill("#reform input[name=leadership]", str(ld))
+        page.fill("#reform input[name=lost_by]", str(by))
+        page.set_checked("#reform input[name=steadfast]", steadfast)
+        page.set_checked("#reform input[name=unbreakable]", unbreakable)
+        page.set_checked("#reform input[name=insane_courage]", courage)
+        expected = reform_test_probability(
+            ld, by, steadfast=steadfast, unbreakable=unbreakable, insane_courage=courage
+        )
+        assert shown(page, "reform") == expected
+
+
+def test_a_shared_address_restores_the_inputs(visits):
+    page = visits("/tools/calculators/")
+    ready(page, "break")
+    page.fill("#break input[name=leadership]", "7")
+    page.fill("#break input[name=lost_by]", "7")
+    page.set_checked("#break input[name=steadfast]", True)
+    shared = page.url
+    assert "break.steadfast=1" in shared and "break.lost_by=7" in shared
+    address = urlsplit(shared)
+    friend = visits(f"{address.path}?{address.query}")
+    ready(friend, "break")
+    assert friend.input_value("#break input[name=leadership]") == "7"
+    assert friend.is_checked("#break input[name=steadfast]")
+    assert shown(friend, "break") == Rational(7, 12)
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("break.leadership=<script>window.pwned=1</script>", "leadership must be"),
+        ('break.lost_by="><img src=x onerror="window.pwned=1">', "lost_by must be"),
+        ("break.leadership=99999999999999999999", "leadership must be"),
+        ("break.leadership=11", "from 0 to 10"),
+        ("break.lost_by=-3", "lost_by must be"),
+        ("break.lost_by=3.5", "lost_by must be"),
+        ("break.lost_by=1e2", "lost_by must be"),
+        ("break.steadfast=<svg onload=alert(1)>", "steadfast must be 0 or 1"),
+        ("reform.leadership=", "leadership must be"),
+    ],
+)
+def test_a_bad_address_shows_an_error_and_runs_nothing(visits, query, message):
+    key, _, value = query.partition("=")
+    page = visits(f"/tools/calculators/?{key}={quote(value)}")
+    calculator = key.split(".")[0]
+    ready(page, calculator)
+    error = page.locator(f"#{calculator} .rr-error")
+    assert error.is_visible() and message in error.text_content()
+    assert page.locator(f"#{calculator} .rr-result").is_hidden()
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("img[src=x], svg[onload]").count() == 0
+
+
+def test_pages_load_nothing_from_elsewhere_and_screenshots(visits):
+    """Every main page at 390 px, light and dark; the fixture checks every request."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for path in ("/", "/rules/break-test/", "/examples/break-test-tables/", "/glossary/"):
+        visits(path).wait_for_load_state("networkidle")
+    for scheme in ("light", "dark"):
+        page = visits("/tools/calculators/?break.leadership=8&break.lost_by=3", color_scheme=scheme)
+        ready(page, "break")
+        page.screenshot(path=ARTIFACTS / f"calculators-390-{scheme}.png", full_page=True)
+        assert shown(page, "break") == Rational(5, 18)
+    assert (ARTIFACTS / "calculators-390-dark.png").stat().st_size > 10_000

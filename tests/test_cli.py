@@ -1,0 +1,88 @@
+"""The `rulesref` command: every console session of the docs, exit statuses, --help."""
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sympy import Rational
+
+from rulesref.break_test import break_test_probability
+from rulesref.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = Path(sys.executable).parent / "rulesref"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True)
+
+
+def console_sessions():
+    """Each `$ rulesref ...` line of a console block in docs/, with the lines it prints."""
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        for block in re.findall(r"^```console\n(.*?)^```", page.read_text(), re.M | re.S):
+            for command in re.split(r"^(?=\$ )", block, flags=re.M):
+                if command.strip():
+                    first, _, output = command.partition("\n")
+                    yield pytest.param(first.removeprefix("$ "), output, id=first[2:])
+
+
+SESSIONS = list(console_sessions())
+
+
+def test_sessions_are_found():
+    assert len(SESSIONS) >= 8
+
+
+@pytest.mark.parametrize("command, expected", SESSIONS)
+def test_documented_session(command, expected):
+    args = shlex.split(command)
+    assert args[0] == "rulesref"
+    result = run(*args[1:])
+    assert result.stdout + result.stderr == expected
+    assert result.returncode == (2 if result.stderr else 0)
+
+
+def test_json_carries_the_exact_fraction():
+    result = json.loads(run("break", "--leadership", "6", "--lost-by", "1", "--json").stdout)
+    assert Rational(result["stands"]) == break_test_probability(6, 1)
+    assert result["percent"] == pytest.approx(float(break_test_probability(6, 1)) * 100)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["break", "--leadership", "-1", "--lost-by", "3"],
+        ["break", "--leadership", "8", "--lost-by", "3.5"],
+        ["break", "--leadership", "8", "--lost-by", "99999"],
+        ["reform", "--leadership", "eight", "--lost-by", "3"],
+        ["table", "nonsense"],
+        ["break", "--leadership", "8", "--lost-by", "3", "--bogus"],
+        ["dance"],
+        [],
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(args):
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_help_shows_examples():
+    result = run("--help")
+    assert result.returncode == 0
+    assert "rulesref break --leadership 8 --lost-by 3" in result.stdout
+    assert "break" in run("break", "--help").stdout
+
+
+def test_main_returns_the_status(capsys):
+    assert main(["break", "--leadership", "8", "--lost-by", "3"]) == 0
+    assert "5/18" in capsys.readouterr().out
+    assert main(["break", "--leadership", "80", "--lost-by", "3"]) == 2
+    assert "leadership must be" in capsys.readouterr().err
