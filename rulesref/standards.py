@@ -275,10 +275,13 @@ def _needs_pursuit(r: Round, free_to_pursue_suffices: bool) -> bool:
     return r.victor is Victor.PURSUES or (free_to_pursue_suffices and _free(r))
 
 
-def _if_free(standard: Standard, clause: str, r: Round, why: str) -> Verdict:
-    """Captured if the victor is free to pursue, lost if it is tied down (ST-C2)."""
+def _if_free(
+    standard: Standard, clause: str, r: Round, why: str, by: str = "a victorious unit"
+) -> Verdict:
+    """Captured if the victor is free to pursue, lost if it is tied down (ST-C2).
+
+    The winning player chooses which of the victorious units takes it."""
     if _free(r):
-        by = "a victorious unit of the winner's choice"
         return Verdict(standard, Fate.CAPTURED, clause, f"{why}, the victor is free to pursue", by)
     return Verdict(standard, Fate.LOST, clause, f"{why}, but the victor is tied down")
 
@@ -334,7 +337,7 @@ def _army(r: Round, suffices: bool) -> Verdict:
         return Verdict(s, Fate.KEPT, "ST-2", "fled from psychology, not a failed Break test")
     if r.alone:  # ST-6 (a lone Wight destroyed by a failed test counts as killed: ST-C4)
         if asb in (Character.KILLED, Character.CRUMBLES):
-            return _if_free(s, "ST-6", r, f"lone ASB {asb.value}")
+            return _if_free(s, "ST-6", r, f"lone ASB {asb.value}", "the unit that killed him")
         if asb is Character.BREAKS:  # ST-C4: a unit of one that breaks, as ST-1
             return _if_pursued(s, "ST-1", r, "lone ASB failed his Break test", suffices)
         return Verdict(s, Fate.KEPT, "ST-6", "lone ASB not killed")

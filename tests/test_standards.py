@@ -103,7 +103,7 @@ def test_st3_a_unit_destroyed_outright_to_a_free_victor():
     assert (free.fate, free.clause, free.by) == (
         Fate.CAPTURED,
         "ST-3",
-        "a victorious unit of the winner's choice",
+        "a victorious unit",
     )
     assert fates(Round(unit=UnitFate.DESTROYED, victor=Victor.TIED)) == [("lost", "ST-3")]
     for troops in Troops:
@@ -133,6 +133,7 @@ def test_st5_the_undead_character_who_outlives_his_regiment():
 
 def test_st6_a_lone_asb():
     assert fates(lone(Character.KILLED, Victor.FREE)) == [("captured", "ST-6")]
+    assert standard_fate(lone(Character.KILLED))[0].by == "the unit that killed him"
     assert fates(lone(Character.KILLED, Victor.TIED)) == [("lost", "ST-6")]
     for troops in Troops:
         assert fates(lone(Character.STANDS, troops=troops)) == [("kept", "ST-6")]
@@ -498,7 +499,7 @@ def test_any_round_is_refused_or_decided(data):
     for v in standard_fate(r):
         if v.fate is Fate.CAPTURED:
             assert r.victor is not Victor.TIED  # ST-C2
-        if UnitFate.PANICS in (r.unit,) and v.standard is Standard.REGIMENTAL:
+        if r.unit is UnitFate.PANICS and v.standard is Standard.REGIMENTAL:
             assert v.fate is Fate.KEPT  # ST-2
 
 
