@@ -22,8 +22,8 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def console_sessions():
-    """Each `$ rulesref ...` line of a console block in docs/, with the lines it prints."""
-    for page in sorted((ROOT / "docs").rglob("*.md")):
+    """Each `$ rulesref ...` line of a console block in docs/ or the README, with its output."""
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         for block in re.findall(r"^```console\n(.*?)^```", page.read_text(), re.M | re.S):
             for command in re.split(r"^(?=\$ )", block, flags=re.M):
                 if command.strip():
