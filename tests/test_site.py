@@ -129,6 +129,7 @@ def test_internal_links_resolve(pages, site):
             if re.match(r"^[a-z]+:|^//", href):
                 continue
             path, _, anchor = href.partition("#")
+            path = path.partition("?")[0]  # a query is for the page's own script
             target = os.path.normpath(os.path.join(url, path)) if path else url
             if os.path.splitext(target)[1] not in ("", ".html"):  # a download or a picture
                 if not (site / target.lstrip("/")).is_file():
