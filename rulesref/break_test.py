@@ -24,6 +24,7 @@ MAX_LEADERSHIP = 10
 MAX_LOST_BY = 100
 MAX_MODELS = 1000
 MAX_UNIT_STRENGTH = 5000
+MAX_COMBAT_RESULT = 1000
 
 
 # --8<-- [start:takes_break_test]
@@ -39,6 +40,8 @@ def takes_break_test(combat_result: int, enemy_combat_result: int) -> bool:
     #> True False
     ```
     """
+    whole_number("combat_result", combat_result, 0, MAX_COMBAT_RESULT)
+    whole_number("enemy_combat_result", enemy_combat_result, 0, MAX_COMBAT_RESULT)
     return combat_result < enemy_combat_result
 
 
@@ -49,7 +52,7 @@ def takes_break_test(combat_result: int, enemy_combat_result: int) -> bool:
 def modified_leadership(leadership: int, lost_by: int, *, steadfast: bool = False) -> int:
     """BR-2 (with BR-6): Leadership less the amount the combat was lost by; Steadfast ignores it.
 
-    The result is not clamped: it may fall below 2 or exceed 12 (BR-C6).
+    The result is not clamped: it may fall below 2, even below 0 (BR-C6).
 
     ```python
     from rulesref.break_test import modified_leadership

@@ -337,6 +337,8 @@ def test_br15_reform_test_probability():
         (lambda: resolve_break_test(8, 3, dice=(3,)), "dice"),
         (lambda: resolve_break_test(8, 3, dice="34"), "dice"),
         (lambda: is_insane_courage((1, 1, 1)), "dice"),
+        (lambda: takes_break_test(-1, 3), "combat_result"),
+        (lambda: takes_break_test(3, "4"), "enemy_combat_result"),
         (lambda: ranks(0, 1), "models"),
         (lambda: ranks(10, 11), "width"),
         (lambda: ranks(10, 0), "width"),
