@@ -4,6 +4,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests: the same examples on every run (no flaky CI), no per-example deadline
+# (exact arithmetic on a loaded CI machine can be slow, which is no failure).
+settings.register_profile("rulesref", deadline=None, derandomize=True)
+settings.load_profile("rulesref")
 
 ROOT = Path(__file__).resolve().parent.parent
 
