@@ -261,7 +261,7 @@ def _ca3_artillery(platoon: Platoon, roll: str, role: str, battle: Battle) -> Te
     if platoon.kind != "artillery":
         return None
     if battle.in_terrain("forest"):
-        return Term("CA-3", "artillery in forest", -1)
+        return Term("CA-3", "artillery, forest", -1)
     return Term("CA-3", "artillery", +2)
 
 
@@ -271,11 +271,7 @@ def _ca3_artillery(platoon: Platoon, roll: str, role: str, battle: Battle) -> Te
 # --8<-- [start:ca4]
 def _ca4_cavalry(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-4: cavalry +1 when it rolls for attack."""
-    return (
-        Term("CA-4", "cavalry attacking", +1)
-        if platoon.kind == "cavalry" and roll == "attack"
-        else None
-    )
+    return Term("CA-4", "cavalry", +1) if platoon.kind == "cavalry" and roll == "attack" else None
 
 
 # --8<-- [end:ca4]
@@ -284,7 +280,7 @@ def _ca4_cavalry(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term
 # --8<-- [start:ca5]
 def _ca5_defending(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-5: the defending army +1 on its defence rolls."""
-    return Term("CA-5", "defending army", +1) if role == "defender" and roll == "defence" else None
+    return Term("CA-5", "defender", +1) if role == "defender" and roll == "defence" else None
 
 
 # --8<-- [end:ca5]
@@ -305,7 +301,7 @@ def _ca7_mountain(platoon: Platoon, roll: str, role: str, battle: Battle) -> Ter
     """CA-7: an army in a mountain hex +1 on its defence rolls (CA-C11: both armies)."""
     in_hex = battle.readings.mountain_both_sides or role == "defender"
     if battle.terrain == "mountain" and in_hex and roll == "defence":
-        return Term("CA-7", "mountain hex", +1)
+        return Term("CA-7", "mountain", +1)
     return None
 
 
@@ -324,10 +320,8 @@ def _ca8_damaged(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term
 # --8<-- [start:ca11]
 def _ca11_supply(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-11: a platoon out of supply -1 on all its rolls."""
-    return None if platoon.supplied else Term("CA-11", "out of supply", -1)
+    return None if platoon.supplied else Term("CA-11", "no supply", -1)
 
-
-# --8<-- [end:ca11]
 
 MODIFIERS: tuple[Callable[[Platoon, str, str, Battle], Term | None], ...] = (
     _ca3_artillery,
@@ -338,6 +332,9 @@ MODIFIERS: tuple[Callable[[Platoon, str, str, Battle], Term | None], ...] = (
     _ca8_damaged,
     _ca11_supply,
 )
+
+
+# --8<-- [end:ca11]
 
 
 @dataclass(frozen=True)
@@ -370,11 +367,9 @@ class RollExplanation:
     def __str__(self) -> str:
         if self.roll is None:
             return f"{self.platoon}: no roll"
-        die = "1 (FUBAR, CA-9)" if self.fixed_die else "d6"
-        terms = "".join(f", {term}" for term in self.terms)
-        return (
-            f"{self.platoon}, {self.roll}: {die}{terms}; in all {die.split()[0]}{self.modifier:+d}"
-        )
+        die = "1 (CA-9)" if self.fixed_die else "d6"
+        terms = "".join(f" {term}" for term in self.terms)
+        return f"{self.platoon}, {self.roll}: {die}{terms} = {die.split()[0]}{self.modifier:+d}"
 
 
 # --8<-- [start:explain_roll]
@@ -389,7 +384,7 @@ def explain_roll(battle: Battle, role: str, index: int) -> RollExplanation:
 
     battle = Battle(Side([Platoon("artillery", "damaged")]), Side([Platoon()]))
     print(explain_roll(battle, "attacker", 0))
-    #> artillery (damaged), attack: d6, +2 artillery (CA-3), -1 Damaged (CA-8); in all d6+1
+    #> artillery (damaged), attack: d6 +2 artillery (CA-3) -1 Damaged (CA-8) = d6+1
     ```
     """
     side = battle.side(role)
@@ -477,7 +472,7 @@ class HitOutcome:
 
     platoons: tuple[Platoon, ...]  # the side's platoons afterwards
     assignment: tuple[int, ...]
-    withdrawn: int  # platoons of the battle withdrawn by hits (CA-14)
+    withdrawn: int  # platoons of the battle withdrawn by hits (CA-14, CA-C13)
     routed: bool  # could not assign every hit (CA-16)
     fell_back: bool  # no platoon left in the battle (CA-C8)
     all_fubar: bool  # every platoon left is FUBAR (CA-20)
@@ -800,9 +795,9 @@ def resolve_battle(
     passed = None
     if found.checker and leadership_roll is not None:
         passed = leadership.passes(leadership_roll)
-        steps.append(
-            Step("CA-C5", f"{found.checker} leadership check: {'passed' if passed else 'failed'}")
-        )
+        rolled = "" if isinstance(leadership_roll, bool) else f"rolled {sum(leadership_roll)}, "
+        verdict_text = "passed" if passed else "failed"
+        steps.append(Step("CA-C5", f"{found.checker} leadership check: {rolled}{verdict_text}"))
     elif found.checker:
         steps.append(Step(found.clause, f"{found.checker} must check leadership or withdraw"))
     fates = _fates(found, outcomes, passed, battle.garrison)
