@@ -1,0 +1,919 @@
+"""Leadership tests, and the Break tests of units, commands and the force: LD-1 to LD-12.
+
+Source: "Leadership Tests", a d6 house-rules page (`000_180018a333809db2.txt`). The site
+restates each clause under its id; the code below implements each in one place.
+Clarifications LD-C1 to LD-C10 settle what the document leaves open.
+
+```python
+from rulesref.leadership import leadership_test_probability
+
+print(leadership_test_probability("4+"), leadership_test_probability(4, rerolls=1))
+#> 1/2 3/4
+```
+"""
+
+import re
+from collections import defaultdict
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from operator import mul
+
+from sympy import Rational
+
+from rulesref.dice import chance_at_least, with_rerolls
+from rulesref.errors import RulesError, whole_number
+
+MAX_REROLLS = 10
+MAX_MODELS = 100_000
+MAX_RANK = 100
+WRITTEN = re.compile(r"([2-6])\+")
+
+
+# --8<-- [start:leadership_target]
+def leadership_target(value: object, name: str = "target") -> int:
+    """LD-1: a Leadership as the number one d6 must equal or beat: 2 to 6, or written "4+".
+
+    ```python
+    from rulesref.leadership import leadership_target
+
+    print(leadership_target("5+"), leadership_target(3))
+    #> 5 3
+    ```
+    """
+    if isinstance(value, str):
+        match = WRITTEN.fullmatch(value.strip())
+        if match:
+            return int(match[1])
+    elif isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 6:
+        return value
+    raise RulesError(f"{name} must be a Leadership from 2+ to 6+ (2 to 6, or '4+'), got {value!r}")
+
+
+# --8<-- [end:leadership_target]
+
+
+# --8<-- [start:leadership_test_probability]
+def leadership_test_probability(target: int | str, *, rerolls: int = 0, ignore: bool = False):
+    """LD-1, LD-7: exact chance that a Leadership test holds: one d6 at or above `target`,
+    re-rolled up to `rerolls` times while it fails; `ignore=True` is a Doctrine that
+    ignores a failure, so the test always holds (LD-C6).
+
+    ```python
+    from rulesref.leadership import leadership_test_probability
+
+    print(leadership_test_probability(5), leadership_test_probability(5, rerolls=2))
+    #> 1/3 19/27
+    ```
+    """
+    target = leadership_target(target)
+    whole_number("rerolls", rerolls, 0, MAX_REROLLS)
+    if ignore:
+        return Rational(1)
+    return with_rerolls(chance_at_least(target, dice=1), rerolls)
+
+
+# --8<-- [end:leadership_test_probability]
+
+
+def _fail_weight(target: int, rerolls: int, ignores: bool) -> tuple[int, int]:
+    """The rolls (of 6**(rerolls+1) equally likely ones) on which a test fails for good."""
+    rolls = 6 ** (rerolls + 1)
+    return (0 if ignores else (target - 1) ** (rerolls + 1)), rolls
+
+
+# --8<-- [start:best_leadership]
+def best_leadership(values: Sequence[int | str]) -> int:
+    """LD-2 (LD-C1): a unit tests on its best Leadership, the easiest target; 2+ is best.
+
+    ```python
+    from rulesref.leadership import best_leadership
+
+    print(best_leadership(["5+", "5+", "4+"]))  # three riflemen and a sergeant on 4+
+    #> 4
+    ```
+    """
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence) or not values:
+        raise RulesError(f"leadership must be one Leadership or a non-empty list, got {values!r}")
+    return min(leadership_target(value, "leadership") for value in values)
+
+
+# --8<-- [end:best_leadership]
+
+
+# --8<-- [start:triggers]
+def _falls_below_half(start: int, before: int, after: int, names: tuple[str, str, str]) -> bool:
+    """Below half of `start` at the end of a phase, having just fallen there or lost more."""
+    whole_number(names[0], start, 1, MAX_MODELS)
+    whole_number(names[1], before, 0, start)
+    whole_number(names[2], after, 0, before)
+    return 0 < after < before and 2 * after < start  # LD-C2: strictly below; LD-C7: 0 is gone
+
+
+def break_test_trigger(start: int, before: int, after: int) -> str | None:
+    """LD-5, LD-6: the clause that makes a unit of `start` models test this phase, if any.
+
+    `before` and `after` are its models before and after this phase's casualties.
+    A unit with no model left is destroyed, not tested (LD-C7).
+
+    ```python
+    from rulesref.leadership import break_test_trigger
+
+    print(break_test_trigger(10, 10, 4), break_test_trigger(10, 4, 3), break_test_trigger(10, 8, 5))
+    #> LD-5 LD-6 None
+    ```
+    """
+    if not _falls_below_half(start, before, after, ("start", "before", "after")):
+        return None
+    return "LD-5" if 2 * before >= start else "LD-6"
+
+
+def must_take_break_test(start: int, before: int, after: int) -> bool:
+    """LD-5, LD-6: whether a unit of `start` models that went from `before` to `after`
+    models this phase takes a Break test at its end."""
+    return break_test_trigger(start, before, after) is not None
+
+
+def command_must_test(start_units: int, before_units: int, after_units: int) -> bool:
+    """LD-9: whether a command takes a Break test, counting its units (never an independent
+    single-model leader, who is a `Leader`, not a `Unit`).
+
+    ```python
+    from rulesref.leadership import command_must_test
+
+    print(command_must_test(4, 4, 1), command_must_test(4, 2, 2), command_must_test(4, 4, 2))
+    #> True False False
+    ```
+    """
+    return _falls_below_half(
+        start_units, before_units, after_units, ("start_units", "before_units", "after_units")
+    )
+
+
+def force_must_test(start_units: int, before_units: int, after_units: int) -> bool:
+    """LD-11: the same 50% rule over all the units of the force."""
+    return _falls_below_half(
+        start_units, before_units, after_units, ("start_units", "before_units", "after_units")
+    )
+
+
+# --8<-- [end:triggers]
+
+
+def _name(kind: str, value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise RulesError(f"{kind} name must be a non-empty string, got {value!r}")
+    return value
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+# --8<-- [start:dataclasses]
+@dataclass(frozen=True)
+class Doctrine:
+    """LD-7: a Doctrine may re-roll a failed test `rerolls` times, or ignore a failure."""
+
+    rerolls: int = 0
+    ignores: bool = False
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        whole_number("rerolls", self.rerolls, 0, MAX_REROLLS)
+        _flag("ignores", self.ignores)
+
+    def hold_chance(self, target: int | str) -> Rational:
+        """The chance that a test on `target` holds with this Doctrine."""
+        return leadership_test_probability(target, rerolls=self.rerolls, ignore=self.ignores)
+
+
+NO_DOCTRINE = Doctrine()
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit: `starting` models at the start of the game, `current` at the start of this
+    phase, and the Leadership of its models (LD-2 keeps the best).
+
+    ```python
+    from rulesref.leadership import Unit
+
+    squad = Unit("1st Squad", starting=10, current=7, leadership=["5+", "4+"])
+    print(squad.leadership, squad.in_play)
+    #> 4 True
+    ```
+    """
+
+    name: str
+    starting: int
+    leadership: int | str | Sequence[int | str]
+    current: int | None = None
+    doctrine: Doctrine = NO_DOCTRINE
+    removed: bool = False  # removed by a failed test in an earlier phase
+
+    def __post_init__(self) -> None:
+        _name("unit", self.name)
+        whole_number("starting", self.starting, 1, MAX_MODELS)
+        if self.current is None:
+            object.__setattr__(self, "current", self.starting)
+        whole_number(f"current of {self.name!r}", self.current, 0, self.starting)
+        values = self.leadership
+        target = leadership_target(values, "leadership") if isinstance(values, int | str) else 0
+        object.__setattr__(self, "leadership", target or best_leadership(values))
+        if not isinstance(self.doctrine, Doctrine):
+            raise RulesError(f"doctrine must be a Doctrine, got {self.doctrine!r}")
+        _flag("removed", self.removed)
+
+    @property
+    def in_play(self) -> bool:
+        return self.current > 0 and not self.removed
+
+
+@dataclass(frozen=True)
+class Leader:
+    """A ranked figure (LD-3): rank 1 or more; ordinary models count as rank 0 (LD-C9).
+
+    `unit` names the unit he fights in; `None` makes him an independent single-model
+    leader, who is never counted as a unit (LD-9, LD-11).
+    """
+
+    name: str
+    leadership: int | str
+    rank: int
+    unit: str | None = None
+    alive: bool = True
+
+    def __post_init__(self) -> None:
+        _name("leader", self.name)
+        object.__setattr__(self, "leadership", leadership_target(self.leadership, "leadership"))
+        whole_number(f"rank of {self.name!r}", self.rank, 1, MAX_RANK)
+        if self.unit is not None:
+            _name("unit", self.unit)
+        _flag("alive", self.alive)
+
+
+def _tuple_of(kind: type, name: str, values: object, *, empty: bool) -> tuple:
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise RulesError(f"{name} must be a sequence of {kind.__name__}s, got {values!r}")
+    values = tuple(values)
+    if not all(isinstance(value, kind) for value in values) or (not values and not empty):
+        allowed = "a" if empty else "a non-empty"
+        raise RulesError(f"{name} must be {allowed} sequence of {kind.__name__}s, got {values!r}")
+    return values
+
+
+@dataclass(frozen=True)
+class Command:
+    """LD-8: the units under one leader at the start of the game, and its ranked figures."""
+
+    name: str
+    units: Sequence[Unit]
+    leaders: Sequence[Leader] = ()
+    doctrine: Doctrine = NO_DOCTRINE
+
+    def __post_init__(self) -> None:
+        _name("command", self.name)
+        units = _tuple_of(Unit, f"units of command {self.name!r}", self.units, empty=False)
+        leaders = _tuple_of(Leader, f"leaders of command {self.name!r}", self.leaders, empty=True)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "leaders", leaders)
+        names = {unit.name for unit in units}
+        for leader in leaders:
+            if leader.unit is not None and leader.unit not in names:
+                raise RulesError(
+                    f"leader {leader.name!r} must fight in a unit of command {self.name!r} "
+                    f"({', '.join(sorted(names))}) or be independent (unit=None), "
+                    f"got {leader.unit!r}"
+                )
+        if not isinstance(self.doctrine, Doctrine):
+            raise RulesError(f"doctrine must be a Doctrine, got {self.doctrine!r}")
+
+
+@dataclass(frozen=True)
+class Force:
+    """LD-11: a force of commands, and its own independent leaders (a company commander)."""
+
+    commands: Sequence[Command]
+    leaders: Sequence[Leader] = ()
+    doctrine: Doctrine = NO_DOCTRINE
+    name: str = "force"
+
+    def __post_init__(self) -> None:
+        _name("force", self.name)
+        commands = _tuple_of(Command, "commands", self.commands, empty=False)
+        leaders = _tuple_of(Leader, "leaders of the force", self.leaders, empty=True)
+        object.__setattr__(self, "commands", commands)
+        object.__setattr__(self, "leaders", leaders)
+        for leader in leaders:
+            if leader.unit is not None:
+                raise RulesError(
+                    f"leader {leader.name!r} of the force must be independent (unit=None), "
+                    f"got {leader.unit!r}: a leader in a unit belongs to that unit's command"
+                )
+        seen: set[str] = set()
+        every = [self.name, *(c.name for c in commands), *(lead.name for lead in leaders)]
+        every += [u.name for c in commands for u in c.units]
+        every += [lead.name for c in commands for lead in c.leaders]
+        for name in every:
+            if name in seen:
+                raise RulesError(f"names must be unique in the force, got {name!r} twice")
+            seen.add(name)
+        if not any(u.in_play for c in commands for u in c.units):
+            raise RulesError("force must have a unit in play, got none (the side has lost)")
+        if not isinstance(self.doctrine, Doctrine):
+            raise RulesError(f"doctrine must be a Doctrine, got {self.doctrine!r}")
+
+    @property
+    def units(self) -> tuple[Unit, ...]:
+        return tuple(unit for command in self.commands for unit in command.units)
+
+    @property
+    def figures(self) -> set[str]:
+        """The names a player may prefer among equals (LD-C8): leaders and units."""
+        leaders = [*self.leaders, *(lead for c in self.commands for lead in c.leaders)]
+        return {lead.name for lead in leaders} | {unit.name for unit in self.units}
+
+
+# --8<-- [end:dataclasses]
+
+
+def _after(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
+    """Models of each unit at the end of the phase; refuses unknown units and overkill."""
+    if not isinstance(casualties, Mapping):
+        raise RulesError(f"casualties must map unit names to models lost, got {casualties!r}")
+    units = {unit.name: unit for unit in force.units}
+    for name in casualties:
+        if name not in units:
+            raise RulesError(f"casualties must name units of the force, got {name!r}")
+    after = {}
+    for name, unit in units.items():
+        most = unit.current if unit.in_play else 0
+        lost = whole_number(f"casualties[{name!r}]", casualties.get(name, 0), 0, most)
+        after[name] = unit.current - lost
+    return after
+
+
+def _preferred(force: Force, prefer: Collection[str]) -> frozenset[str]:
+    if isinstance(prefer, str) or not isinstance(prefer, Collection):
+        raise RulesError(f"prefer must be a collection of figure names, got {prefer!r}")
+    figures = force.figures
+    for name in prefer:
+        if name not in figures:
+            raise RulesError(f"prefer must name leaders or units of the force, got {name!r}")
+    return frozenset(prefer)
+
+
+# --8<-- [start:keys]
+# A figure's claim to be the one a command or the force tests on (LD-3): the highest
+# rank first, then a figure the player prefers among equals, then the best Leadership
+# (LD-C8). Ordinary models of a unit are rank 0 with the unit's Leadership (LD-C9).
+NOBODY = (-1, False, -7, "")
+
+
+def _figure_key(rank: int, target: int, name: str, prefer: frozenset[str]) -> tuple:
+    return (rank, name in prefer, -target, name)
+
+
+def _unit_key(unit: Unit, leaders: Sequence[Leader], prefer: frozenset[str]) -> tuple:
+    """The best claim among a unit's figures: its leaders in it, or its ordinary models."""
+    keys = [_figure_key(0, unit.leadership, unit.name, prefer)]
+    keys += [
+        _figure_key(lead.rank, lead.leadership, lead.name, prefer)
+        for lead in leaders
+        if lead.unit == unit.name and lead.alive
+    ]
+    return max(keys)
+
+
+def _independent_key(leaders: Sequence[Leader], prefer: frozenset[str]) -> tuple:
+    keys = [
+        _figure_key(lead.rank, lead.leadership, lead.name, prefer)
+        for lead in leaders
+        if lead.unit is None and lead.alive
+    ]
+    return max(keys, default=NOBODY)
+
+
+def _target(key: tuple) -> int:
+    return -key[2]
+
+
+def _unit_target(unit: Unit, leaders: Sequence[Leader]) -> int:
+    """LD-2: a unit tests on the best Leadership in it, a leader fighting in it included."""
+    inside = [lead.leadership for lead in leaders if lead.unit == unit.name and lead.alive]
+    return min([unit.leadership, *inside])
+
+
+# --8<-- [end:keys]
+
+
+@dataclass(frozen=True)
+class Test:
+    """One Break test as rolled (LD-7): who, why, on whose Leadership, the dice, the verdict."""
+
+    who: str
+    level: str  # "unit", "command" or "force"
+    clause: str  # the trigger: LD-5, LD-6, LD-9 or LD-11
+    figure: str  # whose Leadership (LD-2, LD-3)
+    target: int
+    rolls: tuple[int, ...]
+    passed: bool
+    ignored: bool  # failed, but a Doctrine ignored it
+
+    @property
+    def holds(self) -> bool:
+        return self.passed or self.ignored
+
+
+@dataclass(frozen=True)
+class Removal:
+    """Something taken off the board this phase, and the clause that took it."""
+
+    who: str
+    level: str
+    clause: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    """What an end of phase did: the tests in the order rolled (LD-4), and the removals."""
+
+    tests: tuple[Test, ...]
+    removed: tuple[Removal, ...]
+    force_broken: bool
+
+    def gone(self, level: str) -> set[str]:
+        return {removal.who for removal in self.removed if removal.level == level}
+
+
+def _roll(who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence[int]]):
+    """LD-1, LD-7: roll, re-roll while failing and re-rolls remain, then maybe ignore."""
+    rolls = dice.get(who) if isinstance(dice, Mapping) else None
+    needed = doctrine.rerolls + 1
+    allowed = f"1 to {needed} d6 results (a roll and {doctrine.rerolls} re-rolls), each 1 to 6"
+    if isinstance(rolls, str | bytes) or not isinstance(rolls, Sequence) or not rolls:
+        raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
+    used = []
+    for face in rolls[:needed]:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
+        used.append(face)
+        if face >= target:
+            return tuple(used), True, False
+    if len(used) < needed and not doctrine.ignores:
+        raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}: it needs a re-roll")
+    return tuple(used), False, doctrine.ignores
+
+
+# --8<-- [start:resolve_phase]
+def resolve_phase(
+    force: Force,
+    casualties: Mapping[str, int],
+    dice: Mapping[str, Sequence[int]],
+    *,
+    prefer: Collection[str] = (),
+    removed_figures_survive: bool = False,
+) -> PhaseResult:
+    """LD-4 to LD-12: the end of a phase, bottom-up: units, then commands, then the force.
+
+    `dice` maps the name of each unit, command or force that tests to its d6 results in
+    order (a roll, then re-rolls). `prefer` names figures the player picks among equally
+    ranked ones (LD-C8); `removed_figures_survive=True` is the other reading of LD-C5.
+
+    ```python
+    from rulesref.leadership import Command, Force, Unit, resolve_phase
+
+    squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+")]
+    force = Force([Command("Platoon", squads)])
+    result = resolve_phase(force, {"A": 6}, dice={"A": [2], "Platoon": [5], "force": [1]})
+    for removal in result.removed:
+        print(removal.who, removal.clause, removal.reason)
+        #> A LD-7 failed its Break test (LD-5): rolled 2, needed 4+
+    ```
+    """
+    after = _after(force, casualties)
+    prefer = _preferred(force, prefer)
+    _flag("removed_figures_survive", removed_figures_survive)
+    tests: list[Test] = []
+    removed: list[Removal] = []
+
+    def test(who: str, level: str, clause: str, key: tuple, doctrine: Doctrine) -> bool:
+        rolls, passed, ignored = _roll(who, _target(key), doctrine, dice)
+        tests.append(Test(who, level, clause, key[3], _target(key), rolls, passed, ignored))
+        return passed or ignored
+
+    # LD-5 to LD-7: every unit that must test, at the end of the phase
+    standing: dict[str, bool] = {}  # in play after the unit tests
+    for command, unit in ((c, u) for c in force.commands for u in c.units):
+        if not unit.in_play:
+            continue
+        if after[unit.name] == 0:
+            removed.append(Removal(unit.name, "unit", "LD-C7", "no model left: destroyed"))
+            standing[unit.name] = False
+            continue
+        clause = break_test_trigger(unit.starting, unit.current, after[unit.name])
+        key = _figure_key(0, _unit_target(unit, command.leaders), unit.name, prefer)
+        standing[unit.name] = not clause or test(unit.name, "unit", clause, key, unit.doctrine)
+        if not standing[unit.name]:
+            last = tests[-1]
+            reason = f"failed its Break test ({clause}): rolled {', '.join(map(str, last.rolls))}"
+            removed.append(Removal(unit.name, "unit", "LD-7", f"{reason}, needed {last.target}+"))
+
+    # LD-8 to LD-10: then every command, counting this phase's lost units (LD-C3)
+    survivors: dict[str, tuple[int, tuple]] = {}  # command: (units left, best figure)
+    for command in force.commands:
+        before = sum(unit.in_play for unit in command.units)
+        if before == 0:
+            continue
+        left = [unit for unit in command.units if standing.get(unit.name)]
+        kept = [u for u in command.units if after[u.name] > 0 and u.in_play]
+        figures = kept if removed_figures_survive else left
+        key = max(
+            [_independent_key(command.leaders, prefer)]
+            + [_unit_key(unit, command.leaders, prefer) for unit in figures]
+        )
+        if not left:
+            removed.append(Removal(command.name, "command", "LD-C7", "no unit left"))
+            survivors[command.name] = (0, key if removed_figures_survive else NOBODY)
+            continue
+        if command_must_test(len(command.units), before, len(left)) and not test(
+            command.name, "command", "LD-9", key, command.doctrine
+        ):
+            last = tests[-1]
+            removed.append(
+                Removal(
+                    command.name,
+                    "command",
+                    "LD-10",
+                    f"failed its Break test (LD-9) on {last.figure}'s {last.target}+: "
+                    f"rolled {', '.join(map(str, last.rolls))}",
+                )
+            )
+            for unit in left:
+                reason = f"its command {command.name} failed its Break test"
+                removed.append(Removal(unit.name, "unit", "LD-10", reason))
+            survivors[command.name] = (0, key if removed_figures_survive else NOBODY)
+            continue
+        survivors[command.name] = (len(left), key)
+
+    # LD-11, LD-12: last, the force, counting the units of removed commands (LD-C4)
+    start = len(force.units)
+    before = sum(unit.in_play for unit in force.units)
+    left = sum(units for units, _ in survivors.values())
+    key = max([_independent_key(force.leaders, prefer)] + [k for _, k in survivors.values()])
+    if left == 0:
+        removed.append(Removal(force.name, "force", "LD-C7", "no unit left: the side loses"))
+        return PhaseResult(tuple(tests), tuple(removed), True)
+    broken = force_must_test(start, before, left) and not test(
+        force.name, "force", "LD-11", key, force.doctrine
+    )
+    if broken:
+        last = tests[-1]
+        reason = f"failed its Break test (LD-11) on {last.figure}'s {last.target}+: the side loses"
+        removed.append(Removal(force.name, "force", "LD-12", reason))
+    return PhaseResult(tuple(tests), tuple(removed), broken)
+
+
+# --8<-- [end:resolve_phase]
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """The exact odds of one end of phase (LD-4 to LD-12), by unit, command and force.
+
+    `unit_fails` and `command_fails`: the chance of failing its own Break test (0 when it
+    does not test). `unit_removed` and `command_removed`: the chance of being off the
+    board when the phase is over, for whatever reason: its own test, its command's, the
+    force's (LD-12 removes everything), or no model left. `force_breaks`: the chance that
+    the force fails its test or has no unit left, and the side loses.
+    """
+
+    unit_fails: Mapping[str, Rational]
+    unit_removed: Mapping[str, Rational]
+    command_fails: Mapping[str, Rational]
+    command_removed: Mapping[str, Rational]
+    force_breaks: Rational
+
+
+def _unit_stage(base: tuple, testing: list, keep: bool, holding: Unit | None = None):
+    """Joint weights of (units lost to failed tests, best surviving figure) of a command,
+    one testing unit at a time; `holding` counts only the rolls on which that unit holds."""
+    states: dict[tuple, int] = {(0, base): 1}
+    rolls = 1
+    for unit, target, key in testing:
+        fail, out_of = _fail_weight(target, unit.doctrine.rerolls, unit.doctrine.ignores)
+        hold, fail = out_of - fail, (0 if unit is holding else fail)
+        new: dict[tuple, int] = defaultdict(int)
+        for (lost, best), weight in states.items():
+            if hold:
+                new[lost, max(best, key)] += weight * hold
+            if fail:
+                new[lost + 1, max(best, key) if keep else best] += weight * fail
+        states, rolls = new, rolls * out_of
+    return states, rolls
+
+
+def _command_stage(states: dict, command: Command, before: int, wiped: int, keep: bool):
+    """LD-9, LD-10 on the unit stage's weights: (units left, best figure) after the command's
+    test, with the weight of failing it. Units left 0 means the command is gone."""
+    doctrine = command.doctrine
+    out_of = 6 ** (doctrine.rerolls + 1)
+    outcomes: dict[tuple, int] = defaultdict(int)
+    fails = 0
+    for (lost, best), weight in states.items():
+        left, gone = before - wiped - lost, (best if keep else NOBODY[:3])
+        if left and command_must_test(len(command.units), before, left):
+            fail = _fail_weight(_target(best), doctrine.rerolls, doctrine.ignores)[0]
+            outcomes[left, best] += weight * (out_of - fail)
+            outcomes[0, gone] += weight * fail
+            fails += weight * fail
+        else:
+            outcomes[(left, best) if left else (0, gone)] += weight * out_of
+    return outcomes, fails, out_of
+
+
+def _convolve(acc: list[int], arr: list[int], top: int) -> list[int]:
+    """Distribution of a sum of unit counts, the last index standing for `top` or more."""
+    out = [0] * (top + 1)
+    for shift, weight in enumerate(arr):
+        if weight:
+            below = top - shift  # acc[a] with a < below lands below the top bucket
+            if below > 0:
+                out[shift:top] = [o + a * weight for o, a in zip(out[shift:top], acc, strict=False)]
+            out[top] += weight * sum(acc[max(below, 0) :])
+    return out
+
+
+def _at_most(pre: list[int], suf_cdf: list[int], x: int) -> int:
+    """Weight of (prefix + suffix) <= x, from the prefix and the suffix's cumulative sums."""
+    return sum(map(mul, pre[: x + 1], reversed(suf_cdf[: x + 1]))) if x >= 0 else 0
+
+
+def _cumulative(values: list[int]) -> list[int]:
+    total, out = 0, []
+    for value in values:
+        total += value
+        out.append(total)
+    return out
+
+
+# --8<-- [start:cascade_probabilities]
+def cascade_probabilities(
+    force: Force,
+    casualties: Mapping[str, int],
+    *,
+    prefer: Collection[str] = (),
+    removed_figures_survive: bool = False,
+) -> Cascade:
+    """Exact chances that each unit and command is removed and that the force breaks, after
+    this phase's `casualties` (LD-4 to LD-12, bottom-up; LD-C3, LD-C4: removals count for
+    the level above in the same phase).
+
+    Dynamic programming over counts, never over combinations of test results: within a
+    command over (units lost, best surviving figure); across commands over the number of
+    units left, with each command left out in turn (prefix and suffix sums) for the odds
+    of what lies above it. Polynomial in the size of the force.
+
+    ```python
+    from rulesref.leadership import Command, Force, Unit, cascade_probabilities
+
+    squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+"), Unit("C", 10, "5+")]
+    odds = cascade_probabilities(Force([Command("Platoon", squads)]), {"A": 6, "B": 6})
+    print(odds.unit_fails["A"], odds.command_fails["Platoon"], odds.force_breaks)
+    #> 1/2 1/6 2/9
+    ```
+    """
+    after = _after(force, casualties)
+    prefer = _preferred(force, prefer)
+    keep = _flag("removed_figures_survive", removed_figures_survive)
+    unit_fails: dict[str, Rational] = {}
+    staged = []  # per command: outcomes, fail weight, rolls, and who holds on which rolls
+    for command in force.commands:
+        in_play = [unit for unit in command.units if unit.in_play]
+        wiped = [unit for unit in in_play if after[unit.name] == 0]
+        testing, base = [], _independent_key(command.leaders, prefer)[:3]
+        for unit in in_play:
+            key = _unit_key(unit, command.leaders, prefer)[:3]
+            if after[unit.name] and must_take_break_test(
+                unit.starting, unit.current, after[unit.name]
+            ):
+                testing.append((unit, _unit_target(unit, command.leaders), key))
+            elif after[unit.name]:
+                base = max(base, key)
+        for unit in command.units:
+            unit_fails[unit.name] = Rational(0)
+        for unit, target, _ in testing:
+            unit_fails[unit.name] = 1 - unit.doctrine.hold_chance(target)
+        states, rolls = _unit_stage(base, testing, keep)
+        outcomes, fails, out_of = _command_stage(states, command, len(in_play), len(wiped), keep)
+        holders = {  # a testing unit's weights of holding its test, state by state
+            unit.name: _command_stage(
+                _unit_stage(base, testing, keep, holding=unit)[0],
+                command,
+                len(in_play),
+                len(wiped),
+                keep,
+            )[0]
+            for unit, _, _ in testing
+        }
+        safe = [u.name for u in in_play if after[u.name] and u.name not in holders]
+        staged.append((command, outcomes, fails, rolls * out_of, holders, safe))
+    return _force_stage(force, staged, unit_fails, prefer)
+
+
+# --8<-- [end:cascade_probabilities]
+
+
+def _force_stage(force: Force, staged: list, unit_fails: dict, prefer: frozenset[str]):
+    """LD-11, LD-12 across commands, with each command left out in turn."""
+    doctrine = force.doctrine
+    out_of = 6 ** (doctrine.rerolls + 1)
+    floor = _independent_key(force.leaders, prefer)[:3]
+    start, before = len(force.units), sum(unit.in_play for unit in force.units)
+    top = min((start - 1) // 2, before - 1) + 1  # more than top - 1 units left: no test
+    count = len(staged)
+    dens = [den for *_, den, _, _ in staged]
+    total_den = 1
+    for den in dens:
+        total_den *= den
+
+    def clamp(key: tuple) -> tuple:
+        return max(key, floor)
+
+    fail_at = {}
+    for _, outcomes, *_ in staged:
+        for _, key in outcomes:
+            if clamp(key) != NOBODY[:3]:
+                fail_at[clamp(key)] = _fail_weight(
+                    _target(clamp(key)), doctrine.rerolls, doctrine.ignores
+                )[0]
+    keys = sorted(fail_at)
+    # fail(K) = sum of steps[i] over the thresholds keys[i] >= K
+    steps = [
+        fail_at[k] - (fail_at[keys[i + 1]] if i + 1 < len(keys) else 0) for i, k in enumerate(keys)
+    ]
+
+    # no unit left anywhere: gone, whatever the dice (LD-C7)
+    zeros = [sum(w for (left, _), w in outcomes.items() if not left) for _, outcomes, *_ in staged]
+    zero_pre, zero_suf = [1], [1]
+    for zero in zeros:
+        zero_pre.append(zero_pre[-1] * zero)
+    for zero in reversed(zeros):
+        zero_suf.append(zero_suf[-1] * zero)
+    zero_suf.reverse()
+
+    broken = out_of * zero_pre[-1]
+    # fail weight of each command's states, over (total_den / den) * out_of
+    fail_given: list[dict[tuple, int]] = [defaultdict(int) for _ in staged]
+    for index in range(count):
+        for left, key in staged[index][1]:
+            if not left:  # this command gone too: the force is gone if every other one is
+                fail_given[index][left, key] += out_of * zero_pre[index] * zero_suf[index + 1]
+    for threshold, step in zip(keys, steps, strict=True):
+        if not step:
+            continue
+        arrays = []
+        for _, outcomes, *_ in staged:
+            arr = [0] * (top + 1)
+            for (left, key), weight in outcomes.items():
+                if clamp(key) <= threshold:
+                    arr[min(left, top)] += weight
+            arrays.append(arr)
+        pre = [[1] + [0] * top]
+        for arr in arrays:
+            pre.append(_convolve(pre[-1], arr, top))
+        suf = [[1] + [0] * top]
+        for arr in reversed(arrays):
+            suf.append(_convolve(suf[-1], arr, top))
+        suf.reverse()
+        broken += step * sum(pre[-1][1:top])
+        for index in range(count):
+            cdf = _cumulative(suf[index + 1])
+            nobody_left = pre[index][0] * suf[index + 1][0]
+            for left, key in staged[index][1]:
+                if clamp(key) > threshold:
+                    continue
+                weight = _at_most(pre[index], cdf, top - 1 - left)
+                if not left:
+                    weight -= nobody_left
+                fail_given[index][left, key] += step * weight
+
+    unit_removed, command_fails, command_removed = {}, {}, {}
+    denominator = total_den * out_of
+    for index, (command, outcomes, fails, den, holders, safe) in enumerate(staged):
+        whole = total_den // den * out_of
+        fail = fail_given[index]
+
+        def stays(weights: dict, whole: int = whole, fail: dict = fail) -> Rational:
+            kept = sum(w * (whole - fail[state]) for state, w in weights.items() if state[0])
+            return Rational(kept, denominator)
+
+        command_fails[command.name] = Rational(fails, den)
+        command_removed[command.name] = 1 - stays(outcomes)
+        for unit in command.units:
+            unit_removed[unit.name] = Rational(1)
+        for name in safe:
+            unit_removed[name] = command_removed[command.name]
+        for name, weights in holders.items():
+            unit_removed[name] = 1 - stays(weights)
+    return Cascade(
+        unit_fails, unit_removed, command_fails, command_removed, Rational(broken, denominator)
+    )
+
+
+# --8<-- [start:chain_of_command_svg]
+BOX_W, BOX_H, GAP_X, ROW = 104, 50, 8, 96
+
+
+def _shade(p: Rational) -> str:
+    """From pale green (0) through amber to red (1): the chance of being removed."""
+    x = float(p)
+    low, mid, high = (205, 235, 205), (250, 215, 140), (235, 120, 110)
+    a, b, t = (low, mid, x / 0.5) if x < 0.5 else (mid, high, (x - 0.5) / 0.5)
+    return "#" + "".join(f"{round(u + (v - u) * t):02x}" for u, v in zip(a, b, strict=True))
+
+
+def _box(x: float, y: float, lines: list[str], p: Rational | None, *, dashed=False) -> str:
+    fill = "#e4e4e4" if p is None else _shade(p)
+    dash = ' stroke-dasharray="4 3"' if dashed else ""
+    text = "".join(
+        f'<text x="{x + BOX_W / 2:g}" y="{y + 20 + 19 * i:g}" font-size="{15 - i}" '
+        f'text-anchor="middle" fill="#222">{escape(line)}</text>'
+        for i, line in enumerate(lines)
+    )
+    return (
+        f'<rect x="{x:g}" y="{y:g}" width="{BOX_W}" height="{BOX_H}" rx="6" '
+        f'fill="{fill}" stroke="#555"{dash}/>' + text
+    )
+
+
+def chain_of_command_svg(force: Force, odds: Cascade) -> str:
+    """An SVG tree of the force, its commands and their units, each box shaded by the
+    exact chance that it is removed this phase (`odds` from `cascade_probabilities`).
+
+    ```python
+    from rulesref.leadership import (
+        Command,
+        Force,
+        Unit,
+        cascade_probabilities,
+        chain_of_command_svg,
+    )
+
+    force = Force([Command("Platoon", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])])
+    svg = chain_of_command_svg(force, cascade_probabilities(force, {"A": 6}))
+    print(svg.startswith("<svg"), "removed 50%" in svg)
+    #> True True
+    ```
+    """
+    spans = [len(c.units) * (BOX_W + GAP_X) - GAP_X for c in force.commands]
+    width = max(sum(spans) + 2 * GAP_X * (len(spans) - 1), BOX_W)
+    body, left = [], 0.0
+    force_x = (width - BOX_W) / 2
+    for command, span in zip(force.commands, spans, strict=True):
+        cx = left + (span - BOX_W) / 2
+        body.append(
+            f'<line x1="{force_x + BOX_W / 2:g}" y1="{BOX_H:g}" x2="{cx + BOX_W / 2:g}" '
+            f'y2="{ROW:g}" stroke="#777"/>'
+        )
+        for index, unit in enumerate(command.units):
+            ux = left + index * (BOX_W + GAP_X)
+            body.append(
+                f'<line x1="{cx + BOX_W / 2:g}" y1="{ROW + BOX_H:g}" x2="{ux + BOX_W / 2:g}" '
+                f'y2="{2 * ROW:g}" stroke="#777"/>'
+            )
+            if unit.in_play:
+                lines = [unit.name, f"removed {float(odds.unit_removed[unit.name]):.0%}"]
+                body.append(_box(ux, 2 * ROW, lines, odds.unit_removed[unit.name]))
+            else:
+                body.append(_box(ux, 2 * ROW, [unit.name, "gone already"], None, dashed=True))
+        p = odds.command_removed[command.name]
+        body.append(_box(cx, ROW, [command.name, f"removed {float(p):.0%}"], p))
+        left += span + 2 * GAP_X
+    p = odds.force_breaks
+    body.append(_box(force_x, 0, [force.name, f"breaks {float(p):.0%}"], p))
+    for step in range(11):  # the key: the shade of 0%, 10%, ... 100%
+        body.append(
+            f'<rect x="{step * 16:g}" y="{2 * ROW + BOX_H + 14:g}" width="16" height="12" '
+            f'fill="{_shade(Rational(step, 10))}"/>'
+        )
+    body.append(
+        f'<text x="{11 * 16 + 8:g}" y="{2 * ROW + BOX_H + 25:g}" font-size="13" '
+        f'fill="currentColor">chance of leaving the table this phase: 0% to 100%</text>'
+    )
+    height = 2 * ROW + BOX_H + 32
+    label = escape(f"Chain of command of {force.name}, each part shaded by its chance of removal")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" '
+        f'viewBox="-2 -2 {width + 4:g} {height:g}" '
+        f'style="max-width: 100%; height: auto" width="{width:g}" font-family="sans-serif">'
+        + "".join(body)
+        + "</svg>"
+    )
+
+
+# --8<-- [end:chain_of_command_svg]

@@ -1,0 +1,653 @@
+"""The "Leadership Tests" rules (LD-1 to LD-12, clarifications LD-C1 to LD-C10): single
+tests against dice enumeration, the exact cascade against a brute-force enumeration
+through the rolled resolver, a seeded simulation, and hypothesis properties."""
+
+import os
+import random
+import re
+from itertools import product
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sympy import Rational
+
+from rulesref.errors import RulesError
+from rulesref.leadership import (
+    Cascade,
+    Command,
+    Doctrine,
+    Force,
+    Leader,
+    Unit,
+    best_leadership,
+    break_test_trigger,
+    cascade_probabilities,
+    chain_of_command_svg,
+    command_must_test,
+    force_must_test,
+    leadership_target,
+    leadership_test_probability,
+    must_take_break_test,
+    resolve_phase,
+)
+
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def b_company() -> tuple[Force, dict[str, int]]:
+    """The page's worked example: two platoons under a company commander."""
+    first = Command(
+        "1st Platoon",
+        [
+            Unit("1st HQ", 4, "4+"),
+            Unit("1st Squad", 10, ["5+", "4+"]),
+            Unit("2nd Squad", 10, ["5+", "4+"], current=7),
+            Unit("3rd Squad", 10, "5+", current=6, removed=True),
+        ],
+        [Leader("Lt Ames", "3+", rank=2, unit="1st HQ")],
+    )
+    second = Command(
+        "2nd Platoon",
+        [
+            Unit("4th Squad", 10, "4+", current=4),
+            Unit("5th Squad", 10, "4+"),
+            Unit("6th Squad", 10, "4+", current=0),
+            Unit("MG Team", 3, "4+", doctrine=Doctrine(rerolls=1, name="Dug In")),
+        ],
+        [Leader("Lt Brody", "4+", rank=2)],
+    )
+    force = Force([first, second], [Leader("Capt Hale", "3+", rank=3)], name="B Company")
+    casualties = {"1st HQ": 4, "1st Squad": 7, "2nd Squad": 3, "4th Squad": 1, "MG Team": 2}
+    return force, casualties
+
+
+def doctrines(force: Force) -> dict:
+    return (
+        {unit.name: unit.doctrine for unit in force.units}
+        | {command.name: command.doctrine for command in force.commands}
+        | {force.name: force.doctrine}
+    )
+
+
+def brute_force(force: Force, casualties: dict, **options) -> dict:
+    """Every combination of held and failed tests, each rolled through `resolve_phase`.
+
+    A held test is rolled as a 6, a failed one as 1s (every re-roll too). Testers that did
+    not test must be marked held, so each outcome is counted once. Returns, for each name,
+    the chance of being off the board at the end (or of failing its own test), and the
+    chance that the force breaks.
+    """
+    rules = doctrines(force)
+    units = [u.name for u in force.units if u.in_play and casualties.get(u.name, 0)]
+    testers = units + [c.name for c in force.commands] + [force.name]
+    removed = dict.fromkeys(rules, Rational(0))
+    fails = dict.fromkeys(rules, Rational(0))
+    broken = total = Rational(0)
+    for held in product((True, False), repeat=len(testers)):
+        dice = {
+            name: [6] if ok else [1] * (rules[name].rerolls + 1)
+            for name, ok in zip(testers, held, strict=True)
+        }
+        result = resolve_phase(force, casualties, dice, **options)
+        tested = {test.who: test for test in result.tests}
+        if not all(ok for name, ok in zip(testers, held, strict=True) if name not in tested):
+            continue
+        weight = Rational(1)
+        for test in result.tests:
+            p = leadership_test_probability(test.target, rerolls=rules[test.who].rerolls)
+            weight *= p if test.passed else 1 - p
+        total += weight
+        gone = {removal.who for removal in result.removed}
+        for name in rules:
+            if name in gone or result.force_broken or not _in_play(force, name):
+                removed[name] += weight
+            if name in tested and not tested[name].holds:
+                fails[name] += weight
+        broken += weight if result.force_broken else 0
+    assert total == 1
+    return {"removed": removed, "fails": fails, "broken": broken}
+
+
+def _in_play(force: Force, name: str) -> bool:
+    for command in force.commands:
+        if command.name == name:
+            return any(unit.in_play for unit in command.units)
+        for unit in command.units:
+            if unit.name == name:
+                return unit.in_play
+    return True
+
+
+def assert_agrees(force: Force, casualties: dict, **options) -> Cascade:
+    odds = cascade_probabilities(force, casualties, **options)
+    expected = brute_force(force, casualties, **options)
+    assert odds.force_breaks == expected["broken"]
+    for unit in force.units:
+        assert odds.unit_removed[unit.name] == expected["removed"][unit.name], unit.name
+        assert odds.unit_fails[unit.name] == expected["fails"][unit.name], unit.name
+    for command in force.commands:
+        assert odds.command_removed[command.name] == expected["removed"][command.name]
+        assert odds.command_fails[command.name] == expected["fails"][command.name]
+    return odds
+
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAUSES = Path(os.environ.get("RULESREF_CLAUSES", ROOT.parent / "shared/rules/CLAUSES.md"))
+
+
+def test_every_ld_clause_is_implemented_and_tested():
+    """Each clause LD-n names its place in the code and a test here (LD-Cn too)."""
+    clauses = re.findall(r"^\| (LD-\d+) \|", CLAUSES.read_text(), re.M)
+    assert len(clauses) == 12
+    clarifications = [f"LD-C{n}" for n in range(1, 11)]
+    code = (ROOT / "rulesref/leadership.py").read_text()
+    names = re.findall(r"^def (test_\w+)", Path(__file__).read_text(), re.M)
+    tests = {f"LD-{part[2:].upper()}" for name in names for part in name.split("_")}
+    for clause in clauses + clarifications:
+        assert re.search(rf"{clause}\b", code), f"{clause} is named nowhere in the code"
+        assert clause in tests, f"no test is named after {clause}"
+
+
+# LD-1: one d6 against a target of 2+ to 6+, with re-rolls (LD-7)
+
+
+def test_ld1_targets_written_and_plain():
+    assert [leadership_target(f"{n}+") for n in range(2, 7)] == [2, 3, 4, 5, 6]
+    assert leadership_target(" 3+ ") == 3 and leadership_target(6) == 6
+
+
+@pytest.mark.parametrize("rerolls", [0, 1, 2, 3])
+def test_ld1_ld7_probability_matches_dice_enumeration(rerolls):
+    for target in range(2, 7):
+        rolls = list(product(range(1, 7), repeat=rerolls + 1))
+        holds = sum(1 for roll in rolls if any(face >= target for face in roll))
+        expected = Rational(holds, len(rolls))
+        assert leadership_test_probability(target, rerolls=rerolls) == expected
+        assert leadership_test_probability(f"{target}+", rerolls=rerolls) == expected
+        assert Doctrine(rerolls=rerolls).hold_chance(target) == expected
+
+
+def test_ld1_known_values():
+    assert leadership_test_probability(2) == Rational(5, 6)
+    assert leadership_test_probability("6+") == Rational(1, 6)
+    assert leadership_test_probability(4, rerolls=1) == Rational(3, 4)
+    assert leadership_test_probability(6, ignore=True) == 1
+
+
+# LD-2, LD-C1: the best Leadership of a unit is the easiest target
+
+
+def test_ld2_ldc1_best_is_the_lowest_target():
+    assert best_leadership(["5+", "4+", "6+"]) == 4
+    assert Unit("Squad", 10, ["5+", "2+"]).leadership == 2
+    assert Unit("Squad", 10, 5).leadership == 5
+
+
+def test_ld2_a_leader_in_the_unit_lends_his_leadership_to_its_test():
+    hq = Unit("HQ", 5, "5+")
+    force = Force([Command("Platoon", [hq], [Leader("Lt", "3+", rank=2, unit="HQ")])])
+    result = resolve_phase(force, {"HQ": 3}, {"HQ": [3], "Platoon": [6], "force": [6]})
+    assert (result.tests[0].target, result.tests[0].holds) == (3, True)
+    assert cascade_probabilities(force, {"HQ": 3}).unit_fails["HQ"] == Rational(1, 3)
+
+
+# LD-3, LD-C5, LD-C8, LD-C9: whose Leadership a command or the force uses
+
+
+def platoon_with(leaders, units=None) -> Force:
+    units = units or [Unit("A", 10, "5+"), Unit("B", 10, "5+"), Unit("C", 10, "6+")]
+    return Force([Command("Platoon", units, leaders)])
+
+
+def command_test(force, casualties, dice=None, **options):
+    dice = dice or {name: [1, 1] for name in ("A", "B", "C")} | {"Platoon": [6], "force": [6]}
+    result = resolve_phase(force, casualties, dice, **options)
+    return next(test for test in result.tests if test.level == "command")
+
+
+def test_ld3_highest_rank_wins_over_better_leadership():
+    leaders = [Leader("Lt", "5+", rank=2), Leader("Sgt", "3+", rank=1)]
+    test = command_test(platoon_with(leaders), {"A": 6, "B": 6})
+    assert (test.figure, test.target) == ("Lt", 5)
+
+
+def test_ldc8_equal_ranks_best_leadership_unless_preferred():
+    leaders = [Leader("Sgt Kay", "5+", rank=1), Leader("Sgt Orr", "3+", rank=1)]
+    force = platoon_with(leaders)
+    assert command_test(force, {"A": 6, "B": 6}).figure == "Sgt Orr"
+    assert command_test(force, {"A": 6, "B": 6}, prefer=["Sgt Kay"]).figure == "Sgt Kay"
+    # the player's preference is a choice, and the odds follow it
+    best = cascade_probabilities(force, {"A": 6, "B": 6})
+    chosen = cascade_probabilities(force, {"A": 6, "B": 6}, prefer=["Sgt Kay"])
+    assert best.command_fails["Platoon"] < chosen.command_fails["Platoon"]
+    assert_agrees(force, {"A": 6, "B": 6}, prefer=["Sgt Kay"])
+
+
+def test_ldc5_a_figure_in_a_removed_unit_no_longer_counts():
+    units = [Unit("A", 10, "5+"), Unit("B", 10, "5+"), Unit("C", 10, "6+")]
+    force = platoon_with([Leader("Lt", "2+", rank=2, unit="A")], units)
+    dice = {"A": [1], "B": [1], "Platoon": [6], "force": [6]}
+    test = command_test(force, {"A": 6, "B": 6}, dice)  # A failed: the Lt is gone with it
+    assert (test.figure, test.target) == ("C", 6)  # LD-C9: the best ordinary models left
+    test = command_test(force, {"A": 6, "B": 6}, dice, removed_figures_survive=True)
+    assert (test.figure, test.target) == ("Lt", 2)
+    for option in (False, True):
+        assert_agrees(force, {"A": 6, "B": 6}, removed_figures_survive=option)
+
+
+def test_ldc9_ordinary_models_are_the_lowest_rank():
+    """No ranked figure left: the best Leadership among the units still in play."""
+    units = [Unit("A", 10, 5), Unit("B", 10, 3), Unit("C", 10, 6), Unit("D", 10, 4)]
+    units.append(Unit("E", 10, 2, removed=True))  # gone in an earlier phase
+    dice = {"A": [1], "D": [1], "Platoon": [6], "force": [6]}
+    test = command_test(platoon_with([], units), {"A": 6, "D": 6}, dice)
+    assert (test.figure, test.target) == ("B", 3)
+
+
+def test_ld3_the_force_uses_its_highest_surviving_figure():
+    force, casualties = b_company()
+    dice = {name: [1, 1] for name in doctrines(force)} | {"2nd Platoon": [6]}
+    result = resolve_phase(force, casualties, dice)
+    test = result.tests[-1]
+    assert (test.level, test.figure, test.target) == ("force", "Capt Hale", 3)
+    dead = Force(force.commands, [Leader("Capt Hale", "3+", rank=3, alive=False)], name="Co")
+    dice["Co"] = [1]
+    test = resolve_phase(dead, casualties, dice).tests[-1]
+    assert (test.figure, test.target) == ("Lt Brody", 4)  # Lt Ames died with his HQ
+
+
+# LD-4: bottom-up
+
+
+def test_ld4_units_then_commands_then_the_force():
+    force, casualties = b_company()
+    dice = {name: [1, 1] for name in doctrines(force)}
+    result = resolve_phase(force, casualties, dice)
+    levels = [test.level for test in result.tests]
+    assert levels == sorted(levels, key=["unit", "command", "force"].index)
+    assert [t.who for t in result.tests] == [
+        "1st Squad",
+        "2nd Squad",
+        "4th Squad",
+        "MG Team",
+        "2nd Platoon",
+    ]  # 1st Platoon lost every unit (LD-C7); the force has nothing left to test
+    assert result.force_broken and result.removed[-1].clause == "LD-C7"
+
+
+# LD-5, LD-6, LD-C2: when a unit tests
+
+
+def test_ld5_ld6_ldc2_triggers():
+    assert break_test_trigger(10, 10, 4) == "LD-5"  # falls below half
+    assert break_test_trigger(10, 10, 5) is None  # exactly half is not below (LD-C2)
+    assert break_test_trigger(9, 9, 4) == "LD-5"  # 4 of 9 is below half
+    assert break_test_trigger(10, 4, 3) == "LD-6"  # below already, loses another
+    assert break_test_trigger(10, 4, 4) is None  # below, but no casualty this phase
+    assert break_test_trigger(10, 4, 0) is None  # LD-C7: destroyed, no test
+    assert must_take_break_test(10, 6, 2) and not must_take_break_test(10, 9, 6)
+
+
+@given(st.integers(1, 60), st.data())
+def test_ld5_ld6_match_their_definition(start, data):
+    before = data.draw(st.integers(0, start))
+    after = data.draw(st.integers(0, before))
+    below = after / start < 0.5
+    falls = below and before / start >= 0.5
+    again = below and before / start < 0.5 and after < before
+    expected = "LD-5" if falls and after else "LD-6" if again and after else None
+    assert break_test_trigger(start, before, after) == expected
+
+
+# LD-7, LD-C6: the end of the phase, re-rolls, ignoring, removal
+
+
+def test_ld7_rerolls_then_removal():
+    units = [Unit("A", 10, "4+", doctrine=Doctrine(rerolls=2)), Unit("B", 10, "4+")]
+    force = Force([Command("Platoon", units)])
+    held = resolve_phase(force, {"A": 6}, {"A": [1, 3, 5]})
+    assert held.tests[0].rolls == (1, 3, 5) and held.tests[0].passed and not held.removed
+    failed = resolve_phase(force, {"A": 6}, {"A": [1, 3, 2]})
+    assert [(r.who, r.clause) for r in failed.removed] == [("A", "LD-7")]
+    assert "needed 4+" in failed.removed[0].reason
+
+
+def test_ldc6_rerolls_first_then_the_doctrine_ignores():
+    doctrine = Doctrine(rerolls=1, ignores=True, name="Fanatics")
+    force = Force([Command("Platoon", [Unit("A", 10, "6+", doctrine=doctrine), Unit("B", 1, 2)])])
+    result = resolve_phase(force, {"A": 6}, {"A": [1, 2]})
+    test = result.tests[0]
+    assert (test.rolls, test.passed, test.ignored, test.holds) == ((1, 2), False, True, True)
+    assert not result.removed
+    assert cascade_probabilities(force, {"A": 6}).unit_fails["A"] == 0
+
+
+def test_ld7_a_test_per_phase_not_per_casualty():
+    force = Force([Command("Platoon", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])])
+    result = resolve_phase(force, {"A": 8}, {"A": [4]})
+    assert len(result.tests) == 1
+
+
+# LD-8, LD-9, LD-10: commands
+
+
+def test_ld8_a_command_is_its_units_from_the_start():
+    force, _ = b_company()
+    first = force.commands[0]
+    assert [unit.name for unit in first.units][-1] == "3rd Squad"  # gone, still counted
+    assert command_must_test(4, 3, 1) and not command_must_test(4, 3, 2)
+
+
+def test_ld9_command_triggers_without_independent_leaders():
+    assert command_must_test(4, 4, 1)  # falls below half
+    assert not command_must_test(4, 4, 2)  # exactly half
+    assert command_must_test(5, 2, 1)  # below already, loses another unit
+    assert not command_must_test(5, 2, 2)
+    # an independent leader is a Leader, not a Unit: three units, not four
+    platoon = Command("Platoon", [Unit(n, 5, 4) for n in "ABC"], [Leader("Lt", 4, rank=2)])
+    assert len(platoon.units) == 3
+
+
+def test_ld10_a_failed_command_takes_all_its_units():
+    units = [Unit(n, 10, "4+") for n in "ABC"]
+    force = Force([Command("Platoon", units), Command("Other", [Unit("D", 10, 4)])])
+    dice = {"A": [1], "B": [1], "Platoon": [2], "force": [6]}
+    result = resolve_phase(force, {"A": 6, "B": 6}, dice)
+    assert {(r.who, r.clause) for r in result.removed} == {
+        ("A", "LD-7"),
+        ("B", "LD-7"),
+        ("Platoon", "LD-10"),
+        ("C", "LD-10"),
+    }
+
+
+# LD-11, LD-12, LD-C3, LD-C4: the force
+
+
+def test_ld11_ld12_the_force_breaks():
+    assert force_must_test(8, 6, 3) and not force_must_test(8, 6, 4)
+    units = [Unit(n, 10, "4+") for n in "ABC"]
+    force = Force([Command("Platoon", units), Command("Other", [Unit("D", 10, 4)])])
+    dice = {"A": [1], "B": [1], "Platoon": [2], "force": [1]}
+    result = resolve_phase(force, {"A": 6, "B": 6}, dice)
+    assert result.force_broken and result.removed[-1].clause == "LD-12"
+    assert result.tests[-1].clause == "LD-11"
+
+
+def test_ldc3_ldc4_removals_count_upward_in_the_same_phase():
+    """A and B fail (LD-C3: the platoon is below half at once); the platoon fails (LD-C4:
+    its units count for the force at once), so the force tests in this very phase."""
+    units = [Unit(n, 10, "4+") for n in "ABC"]
+    force = Force([Command("Platoon", units), Command("Other", [Unit("D", 10, 4)])])
+    dice = {"A": [1], "B": [1], "Platoon": [1], "force": [6]}
+    result = resolve_phase(force, {"A": 6, "B": 6}, dice)
+    assert [t.clause for t in result.tests] == ["LD-5", "LD-5", "LD-9", "LD-11"]
+
+
+def test_ldc7_nothing_left_nothing_to_test():
+    force = Force([Command("Platoon", [Unit("A", 5, 4), Unit("B", 5, 4)])])
+    result = resolve_phase(force, {"A": 5, "B": 5}, {})
+    assert result.tests == () and result.force_broken
+    assert [r.clause for r in result.removed] == ["LD-C7", "LD-C7", "LD-C7", "LD-C7"]
+    assert cascade_probabilities(force, {"A": 5, "B": 5}).force_breaks == 1
+
+
+def test_ldc10_commands_do_not_nest_and_force_leaders_are_independent():
+    with pytest.raises(RulesError, match="must be independent"):
+        Force([Command("P", [Unit("A", 5, 4)])], [Leader("Capt", 3, rank=3, unit="A")])
+
+
+# The worked example of the page
+
+
+def test_the_worked_example_b_company():
+    force, casualties = b_company()
+    odds = assert_agrees(force, casualties)
+    assert odds.force_breaks == Rational(1, 4)
+    assert odds.command_fails == {"1st Platoon": Rational(1, 4), "2nd Platoon": Rational(1, 16)}
+    assert odds.unit_fails["MG Team"] == Rational(1, 4)  # 4+ with a re-roll
+    assert odds.unit_removed["1st HQ"] == 1  # wiped out
+    svg = chain_of_command_svg(force, odds)
+    assert svg.startswith("<svg") and "B Company" in svg and "breaks 25%" in svg
+
+
+def test_brute_force_on_every_dice_roll():
+    """No shortcut at all: every face of every die of every possible tester."""
+    units = [Unit("A", 4, "4+"), Unit("B", 4, "3+", current=2), Unit("C", 4, "5+")]
+    force = Force([Command("P", units, [Leader("Lt", "4+", rank=2, unit="C")])])
+    casualties = {"A": 3, "B": 1}
+    names = ["A", "B", "P", "force"]
+    broken = Rational(0)
+    removed = dict.fromkeys("ABC", Rational(0))
+    for faces in product(range(1, 7), repeat=len(names)):
+        result = resolve_phase(
+            force, casualties, dict(zip(names, ([f] for f in faces), strict=True))
+        )
+        gone = {r.who for r in result.removed}
+        broken += Rational(1, 6 ** len(names)) if result.force_broken else 0
+        for name in removed:
+            if name in gone or result.force_broken:
+                removed[name] += Rational(1, 6 ** len(names))
+    odds = cascade_probabilities(force, casualties)
+    assert odds.force_breaks == broken
+    assert odds.unit_removed == removed
+
+
+def test_the_cascade_is_consistent_with_itself():
+    force, casualties = b_company()
+    odds = cascade_probabilities(force, casualties)
+    for command in force.commands:
+        for unit in command.units:  # a unit goes when its command goes, if not before
+            assert odds.unit_removed[unit.name] >= odds.command_removed[command.name]
+        assert odds.command_removed[command.name] >= odds.force_breaks
+
+
+# Small forces, drawn by hypothesis, against the brute force
+
+
+@st.composite
+def small_forces(draw, *, consistent=False):
+    """One or two commands of one to three units, leaders, Doctrines and casualties.
+
+    `consistent=True`: a higher rank never has a worse Leadership (ordinary models are
+    rank 0), the condition under which more casualties can never help.
+    """
+    commands, casualties, count = [], {}, 0
+    targets = st.integers(2, 6)
+    for c in range(draw(st.integers(1, 2))):
+        units, leaders = [], []
+        for _ in range(draw(st.integers(1, 3))):
+            count += 1
+            start = draw(st.integers(1, 6))
+            current = draw(st.integers(0, start))
+            doctrine = Doctrine(draw(st.integers(0, 1)), draw(st.booleans()) and count == 2)
+            units.append(Unit(f"u{count}", start, draw(targets), current, doctrine))
+            if current:
+                casualties[f"u{count}"] = draw(st.integers(0, current))
+        if not any(unit.in_play for unit in units):
+            units[0] = Unit(units[0].name, units[0].starting, units[0].leadership)
+        if draw(st.booleans()):
+            unit = draw(st.sampled_from([None, units[0].name]))
+            rank = draw(st.integers(1, 2))
+            leaders.append(Leader(f"l{c}", draw(targets), rank, unit, draw(st.booleans())))
+        doctrine = Doctrine(draw(st.integers(0, 1)))
+        commands.append(Command(f"c{c}", units, leaders, doctrine))
+    force_leaders = [Leader("boss", draw(targets), 3)] if draw(st.booleans()) else []
+    force = Force(commands, force_leaders, Doctrine(draw(st.integers(0, 1))))
+    if consistent:
+        force = _consistent(force)
+    return force, casualties
+
+
+def _consistent(force: Force) -> Force:
+    """The same force with every Leadership 4+, so rank never costs Leadership."""
+
+    def unit(u):
+        return Unit(u.name, u.starting, 4, u.current, u.doctrine, u.removed)
+
+    def leader(lead):
+        return Leader(lead.name, 4, lead.rank, lead.unit, lead.alive)
+
+    commands = [
+        Command(c.name, [unit(u) for u in c.units], [leader(x) for x in c.leaders], c.doctrine)
+        for c in force.commands
+    ]
+    return Force(commands, [leader(x) for x in force.leaders], force.doctrine, force.name)
+
+
+@FAST
+@given(small_forces(), st.booleans())
+def test_cascade_matches_brute_force_on_small_forces(drawn, keep):
+    force, casualties = drawn
+    odds = assert_agrees(force, casualties, removed_figures_survive=keep)
+    values = [*odds.unit_removed.values(), *odds.command_removed.values(), odds.force_breaks]
+    values += [*odds.unit_fails.values(), *odds.command_fails.values()]
+    assert all(isinstance(p, Rational) and 0 <= p <= 1 for p in values)
+
+
+@FAST
+@given(small_forces(consistent=True), st.data())
+def test_more_casualties_never_make_a_break_less_likely(drawn, data):
+    force, casualties = drawn
+    hit = [u for u in force.units if u.in_play and casualties.get(u.name, 0) < u.current]
+    if not hit:
+        return
+    unit = data.draw(st.sampled_from(hit))
+    more = casualties | {unit.name: casualties.get(unit.name, 0) + 1}
+    fewer, worse = cascade_probabilities(force, casualties), cascade_probabilities(force, more)
+    assert fewer.force_breaks <= worse.force_breaks
+    for name in fewer.unit_removed:
+        assert fewer.unit_removed[name] <= worse.unit_removed[name]
+    for name in fewer.command_removed:
+        assert fewer.command_removed[name] <= worse.command_removed[name]
+
+
+def test_a_poor_leader_is_why_consistency_is_needed():
+    """A counterexample without it: the Lieutenant (6+) outranks his men (3+). The platoon,
+    below half already, loses B either way; losing the HQ as well (the Lieutenant with it)
+    makes its test, and the force's, easier."""
+    units = [Unit("HQ", 10, 3), Unit("A", 10, 3), Unit("B", 10, 3)]
+    units += [Unit(f"gone {n}", 10, 3, removed=True) for n in range(3)]
+    force = Force([Command("P", units, [Leader("Lt", 6, rank=2, unit="HQ")])])
+    one = cascade_probabilities(force, {"B": 10})
+    two = cascade_probabilities(force, {"B": 10, "HQ": 10})
+    assert (one.command_fails["P"], two.command_fails["P"]) == (Rational(5, 6), Rational(1, 3))
+    assert (one.force_breaks, two.force_breaks) == (Rational(35, 36), Rational(5, 9))
+
+
+@given(st.integers(2, 6), st.integers(0, 5))
+def test_a_reroll_never_lowers_a_pass_probability(target, rerolls):
+    p = leadership_test_probability(target, rerolls=rerolls)
+    assert 0 < p <= 1
+    assert p <= leadership_test_probability(target, rerolls=rerolls + 1)
+    assert p <= leadership_test_probability(target, rerolls=rerolls, ignore=True)
+    if target > 2:
+        assert p <= leadership_test_probability(target - 1, rerolls=rerolls)
+
+
+@FAST
+@given(small_forces(consistent=True), st.data())
+def test_a_reroll_never_makes_the_force_more_likely_to_break(drawn, data):
+    force, casualties = drawn
+    better = Force(force.commands, force.leaders, Doctrine(force.doctrine.rerolls + 1))
+    assert (
+        cascade_probabilities(better, casualties).force_breaks
+        <= cascade_probabilities(force, casualties).force_breaks
+    )
+
+
+def test_seeded_simulation_agrees():
+    force, casualties = b_company()
+    odds = cascade_probabilities(force, casualties)
+    rng = random.Random(20261130)
+    rules = doctrines(force)
+    trials = 6000
+    off = dict.fromkeys(rules, 0)
+    for _ in range(trials):
+        dice = {n: [rng.randint(1, 6) for _ in range(d.rerolls + 1)] for n, d in rules.items()}
+        result = resolve_phase(force, casualties, dice)
+        gone = {removal.who for removal in result.removed}
+        for name in rules:
+            off[name] += name in gone or result.force_broken or not _in_play(force, name)
+    expected = odds.unit_removed | odds.command_removed | {force.name: odds.force_breaks}
+    for name, p in expected.items():
+        sigma = (float(p) * (1 - float(p)) / trials) ** 0.5
+        assert abs(off[name] / trials - float(p)) <= 5 * sigma, name
+
+
+def test_the_cascade_is_quick_for_a_large_worn_force():
+    """Not a benchmark (see benchmarks/cascade.py): 300 units must not take long."""
+    commands, casualties = [], {}
+    for c in range(30):
+        units = [
+            Unit(f"U{c}-{u}", 10, 3 + u % 3, current=0 if u in (1, 2) else 10) for u in range(10)
+        ]
+        casualties |= {f"U{c}-{u}": 6 for u in (0, 3, 4, 5)} | {f"U{c}-6": 10}
+        commands.append(Command(f"P{c}", units, [Leader(f"Lt{c}", 4, rank=2, unit=f"U{c}-0")]))
+    odds = cascade_probabilities(Force(commands, [Leader("Capt", 3, rank=3)]), casualties)
+    assert 0 < odds.force_breaks < 1
+
+
+# Bad input: a clear error naming the problem
+
+
+def _platoon(**changes):
+    return Force([Command("P", [Unit("A", 10, 4), Unit("B", 10, 4)], **changes)])
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: leadership_test_probability(1), "target"),
+        (lambda: leadership_test_probability(7), "target"),
+        (lambda: leadership_test_probability("7+"), "target"),
+        (lambda: leadership_test_probability("four"), "target"),
+        (lambda: leadership_test_probability(True), "target"),
+        (lambda: leadership_test_probability(4.0), "target"),
+        (lambda: leadership_test_probability(4, rerolls=-1), "rerolls"),
+        (lambda: leadership_test_probability(4, rerolls=1.5), "rerolls"),
+        (lambda: best_leadership([]), "leadership"),
+        (lambda: best_leadership(["4+", 9]), "leadership"),
+        (lambda: must_take_break_test(10, 11, 3), "before"),  # strength that grows
+        (lambda: must_take_break_test(10, 5, 6), "after"),
+        (lambda: must_take_break_test(0, 0, 0), "start"),
+        (lambda: command_must_test(4, 2, 3), "after_units"),
+        (lambda: Unit("A", 10, 4, current=11), "current of 'A'"),
+        (lambda: Unit("A", 0, 4), "starting"),
+        (lambda: Unit("", 5, 4), "unit name"),
+        (lambda: Unit("A", 5, 8), "leadership"),
+        (lambda: Leader("Lt", 4, rank=0), "rank of 'Lt'"),
+        (lambda: Doctrine(rerolls=-2), "rerolls"),
+        (lambda: Doctrine(ignores="yes"), "ignores"),
+        (lambda: Command("P", []), "units of command 'P'"),
+        (lambda: Command("P", [Unit("A", 5, 4)], [Leader("Lt", 4, 2, unit="Z")]), "leader 'Lt'"),
+        (lambda: Force([]), "commands"),
+        (lambda: Force([Command("P", [Unit("A", 5, 4, current=0)])]), "force"),
+        (
+            lambda: Force([Command("P", [Unit("A", 5, 4)]), Command("P", [Unit("B", 5, 4)])]),
+            "names",
+        ),
+        (lambda: cascade_probabilities(_platoon(), {"A": 11}), r"casualties\['A'\]"),
+        (lambda: cascade_probabilities(_platoon(), {"Z": 1}), "casualties"),
+        (lambda: cascade_probabilities(_platoon(), [("A", 1)]), "casualties"),
+        (lambda: cascade_probabilities(_platoon(), {}, prefer=["Capt"]), "prefer"),
+        (lambda: cascade_probabilities(_platoon(), {}, prefer="A"), "prefer"),
+        (lambda: resolve_phase(_platoon(), {"A": 6}, {}), r"dice\['A'\]"),
+        (lambda: resolve_phase(_platoon(), {"A": 6}, {"A": [7]}), r"dice\['A'\]"),
+        (lambda: resolve_phase(_platoon(), {"A": 6}, {"A": "3"}), r"dice\['A'\]"),
+        (
+            lambda: resolve_phase(
+                Force([Command("P", [Unit("A", 10, 4, doctrine=Doctrine(1)), Unit("B", 1, 4)])]),
+                {"A": 6},
+                {"A": [1]},
+            ),
+            r"dice\['A'\]",
+        ),
+    ],
+)
+def test_bad_input_is_refused_by_name(call, name):
+    with pytest.raises(RulesError, match=f"^{name} must") as error:
+        call()
+    assert isinstance(error.value, ValueError)
