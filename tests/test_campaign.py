@@ -81,6 +81,7 @@ def brute_force(battle: Battle, pass_chance: Rational):
         if roll and battle.side(role).platoons[i].state != "fubar"
     ]
     victor, fate, hits = Counter(), {r: Counter() for r in ROLES}, {r: Counter() for r in ROLES}
+    battle_damage, must_check = {r: Counter() for r in ROLES}, Counter()
     weight = Rational(1, 6 ** len(rollers))
     for faces in product(range(1, 7), repeat=len(rollers)):
         die = dict(zip(rollers, faces, strict=True))
@@ -95,6 +96,8 @@ def brute_force(battle: Battle, pass_chance: Rational):
             "defender": totals["defender", "attack"] - totals["attacker", "defence"],
         }
         state = {}
+        for role in ROLES:
+            battle_damage[role][damage[role]] += weight
         for role, enemy in (("attacker", "defender"), ("defender", "attacker")):
             taken = max(damage[enemy] // 6, 0)
             hits[role][taken] += weight
@@ -121,6 +124,8 @@ def brute_force(battle: Battle, pass_chance: Rational):
         checks = loser and not gone
         if checks and battle.garrison and loser == "defender":
             checks = state["defender"]["all_fubar"]
+        if checks:
+            must_check[loser] += weight
         for role in ROLES:
             if state[role]["routed"]:
                 fate[role]["routed"] += weight
@@ -132,15 +137,18 @@ def brute_force(battle: Battle, pass_chance: Rational):
                 fate[role][fled] += weight * (1 - pass_chance)
             else:
                 fate[role]["holds"] += weight
-    return victor, fate, hits
+    return victor, fate, hits, battle_damage, must_check
 
 
 def agrees_with_brute_force(battle, leadership=None):
     leadership = leadership or LeadershipCheck()
     odds = battle_odds(battle, leadership=leadership)
-    victor, fate, hits = brute_force(battle, leadership.pass_chance)
+    victor, fate, hits, battle_damage, must_check = brute_force(battle, leadership.pass_chance)
     assert nonzero(odds.victor) == nonzero(victor)
+    assert nonzero(odds.must_check) == nonzero(must_check)
     for role in ROLES:
+        assert odds.battle_damage[role] == dict(sorted(battle_damage[role].items()))
+        assert odds.routed[role] == fate[role]["routed"]
         assert nonzero(odds.fate[role]) == nonzero(fate[role])
         assert nonzero(odds.hits[role]) == nonzero(hits[role])
     return odds
