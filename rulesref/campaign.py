@@ -1131,13 +1131,14 @@ def mission_hq(*, state: str = "fresh", supplied: bool = True) -> tuple[Platoon,
     #> HQ 1, HQ 2
     ```
     """
-    return tuple(Platoon("command", state, supplied, f"HQ {n}") for n in (1, 2))  # type: ignore[return-value]
+    first, second = (Platoon("command", state, supplied, f"HQ {n}") for n in (1, 2))
+    return first, second
 
 
 HQ_ACTIVITY = ("quiet", "moved", "fought", "surrendered")
 
 
-def army_supply(activity: Sequence[str], *, supplied: bool = True) -> tuple[bool, ...]:
+def army_supply(activity: Sequence[str]) -> tuple[bool, ...]:
     """CA-23, CA-24: whether the army is in supply at the end of each turn, from what its
     Mission HQ did that turn. Moving or fighting cuts supply until the HQ has spent a
     whole turn quiet (CA-C16); once it has surrendered, supply never returns (CA-24).
@@ -1153,8 +1154,7 @@ def army_supply(activity: Sequence[str], *, supplied: bool = True) -> tuple[bool
     for turn in activity:
         _one_of("activity", turn, HQ_ACTIVITY)
         lost = lost or turn == "surrendered"
-        supplied = not lost and (turn == "quiet")
-        result.append(supplied)
+        result.append(not lost and turn == "quiet")
     return tuple(result)
 
 
