@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from math import gcd
 from operator import mul
 
 from sympy import Rational
@@ -691,6 +692,7 @@ def cascade_probabilities(
     prefer = _preferred(force, prefer)
     keep = _flag("removed_figures_survive", removed_figures_survive)
     unit_fails: dict[str, Rational] = {}
+    command_fails: dict[str, Rational] = {}
     staged = []  # per command: outcomes, fail weight, rolls, and who holds on which rolls
     for command in force.commands:
         in_play = [unit for unit in command.units if unit.in_play]
@@ -721,14 +723,20 @@ def cascade_probabilities(
             for unit, _, _ in testing
         }
         safe = [u.name for u in in_play if after[u.name] and u.name not in holders]
-        staged.append((command, outcomes, fails, rolls * out_of, holders, safe))
-    return _force_stage(force, staged, unit_fails, prefer)
+        den = rolls * out_of
+        common = gcd(den, *outcomes.values())  # smaller numbers for the force stage
+        outcomes = {state: weight // common for state, weight in outcomes.items()}
+        command_fails[command.name] = Rational(fails, den)
+        staged.append((command, outcomes, den // common, holders, den, safe))
+    return _force_stage(force, staged, unit_fails, command_fails, prefer)
 
 
 # --8<-- [end:cascade_probabilities]
 
 
-def _force_stage(force: Force, staged: list, unit_fails: dict, prefer: frozenset[str]):
+def _force_stage(
+    force: Force, staged: list, unit_fails: dict, command_fails: dict, prefer: frozenset[str]
+) -> Cascade:
     """LD-11, LD-12 across commands, with each command left out in turn."""
     doctrine = force.doctrine
     out_of = 6 ** (doctrine.rerolls + 1)
@@ -736,7 +744,7 @@ def _force_stage(force: Force, staged: list, unit_fails: dict, prefer: frozenset
     start, before = len(force.units), sum(unit.in_play for unit in force.units)
     top = min((start - 1) // 2, before - 1) + 1  # more than top - 1 units left: no test
     count = len(staged)
-    dens = [den for *_, den, _, _ in staged]
+    dens = [den for _, _, den, *_ in staged]
     total_den = 1
     for den in dens:
         total_den *= den
@@ -786,14 +794,11 @@ def _force_stage(force: Force, staged: list, unit_fails: dict, prefer: frozenset
         pre = [[1] + [0] * top]
         for arr in arrays:
             pre.append(_convolve(pre[-1], arr, top))
-        suf = [[1] + [0] * top]
-        for arr in reversed(arrays):
-            suf.append(_convolve(suf[-1], arr, top))
-        suf.reverse()
         broken += step * sum(pre[-1][1:top])
-        for index in range(count):
-            cdf = _cumulative(suf[index + 1])
-            nobody_left = pre[index][0] * suf[index + 1][0]
+        suf = [1] + [0] * top  # the commands after `index`, built backward as we go
+        for index in reversed(range(count)):
+            cdf = _cumulative(suf)
+            nobody_left = pre[index][0] * suf[0]
             for left, key in staged[index][1]:
                 if clamp(key) > threshold:
                     continue
@@ -801,27 +806,30 @@ def _force_stage(force: Force, staged: list, unit_fails: dict, prefer: frozenset
                 if not left:
                     weight -= nobody_left
                 fail_given[index][left, key] += step * weight
+            suf, pre[index] = _convolve(suf, arrays[index], top), []
 
-    unit_removed, command_fails, command_removed = {}, {}, {}
-    denominator = total_den * out_of
-    for index, (command, outcomes, fails, den, holders, safe) in enumerate(staged):
-        whole = total_den // den * out_of
+    unit_removed, command_removed = {}, {}
+    for index, (command, outcomes, den, holders, holders_den, safe) in enumerate(staged):
+        whole = total_den // den * out_of  # the weight of everything but this command
         fail = fail_given[index]
 
-        def stays(weights: dict, whole: int = whole, fail: dict = fail) -> Rational:
+        def stays(weights: dict, den: int, whole: int = whole, fail: dict = fail) -> Rational:
             kept = sum(w * (whole - fail[state]) for state, w in weights.items() if state[0])
-            return Rational(kept, denominator)
+            return Rational(kept, den * whole)
 
-        command_fails[command.name] = Rational(fails, den)
-        command_removed[command.name] = 1 - stays(outcomes)
+        command_removed[command.name] = 1 - stays(outcomes, den)
         for unit in command.units:
             unit_removed[unit.name] = Rational(1)
         for name in safe:
             unit_removed[name] = command_removed[command.name]
         for name, weights in holders.items():
-            unit_removed[name] = 1 - stays(weights)
+            unit_removed[name] = 1 - stays(weights, holders_den)
     return Cascade(
-        unit_fails, unit_removed, command_fails, command_removed, Rational(broken, denominator)
+        unit_fails,
+        unit_removed,
+        command_fails,
+        command_removed,
+        Rational(broken, total_den * out_of),
     )
 
 
