@@ -5,13 +5,15 @@ re-rolling Doctrine), worn down by earlier phases (two units of each command alr
 gone, two below half), then this phase about a third of the units take a Break test
 (some shot below half, some below half already and hit again) and one unit of each
 command is wiped out, so commands test and the force may break. A company commander
-leads the force. Prints the time of each size and the growth between sizes.
+leads the force. Prints the time of each size, and the growth from the size before as a power of the
+number of units (N^2: four times the time for twice the units).
 
     .venv/bin/python benchmarks/cascade.py [SIZES ...]
 """
 
 import sys
 import time
+from math import log
 
 from rulesref.leadership import Command, Doctrine, Force, Leader, Unit, cascade_probabilities
 
@@ -35,24 +37,38 @@ def make_force(units: int, *, company_commander: bool = True) -> tuple[Force, di
                 casualties[f"squad {index}"] = 1 if slot in (3, 4) else 6 + index % 3
             elif slot == 6:
                 casualties[f"squad {index}"] = 10  # wiped out
-        leader = Leader(f"lieutenant {number}", 3 + number % 2, rank=2, unit=squads[0].name)
+        lieutenant = 3 + (number // COMMAND_SIZE) % 2  # 3+ and 4+ by turns
+        leader = Leader(f"lieutenant {number}", lieutenant, rank=2, unit=squads[0].name)
         commands.append(Command(f"platoon {number // COMMAND_SIZE}", squads, [leader]))
     leaders = [Leader("captain", 3, rank=3)] if company_commander else []
     return Force(commands, leaders), casualties
 
 
 def main(sizes: tuple[int, ...]) -> None:
-    print(f"{'units':>6} {'tests':>6} {'seconds':>8} {'growth':>8}  force breaks")
-    previous = None
-    for size in sizes:
-        force, casualties = make_force(size)
-        begin = time.perf_counter()
-        odds = cascade_probabilities(force, casualties)
-        seconds = time.perf_counter() - begin
-        growth = "" if previous is None else f"x{seconds / previous:.1f}"
-        tests = sum(1 for name, lost in casualties.items() if lost < 10)
-        print(f"{size:>6} {tests:>6} {seconds:>8.3f} {growth:>8}  {float(odds.force_breaks):.3g}")
-        previous = seconds
+    for captain in (True, False):
+        who = (
+            "a company commander"
+            if captain
+            else "no company commander (the force tests on its best surviving lieutenant)"
+        )
+        print(f"With {who}:")
+        print(f"{'units':>6} {'tests':>6} {'seconds':>8} {'growth':>8}  force breaks")
+        previous = None
+        for size in sizes:
+            force, casualties = make_force(size, company_commander=captain)
+            begin = time.perf_counter()
+            odds = cascade_probabilities(force, casualties)
+            seconds = time.perf_counter() - begin
+            growth = (
+                ""
+                if previous is None
+                else f"N^{log(seconds / previous[0]) / log(size / previous[1]):.1f}"
+            )
+            tests = sum(1 for lost in casualties.values() if lost < 10)
+            print(
+                f"{size:>6} {tests:>6} {seconds:>8.3f} {growth:>8}  {float(odds.force_breaks):.3g}"
+            )
+            previous = seconds, size
 
 
 if __name__ == "__main__":

@@ -654,6 +654,16 @@ def _at_most(pre: list[int], suf_cdf: list[int], x: int) -> int:
     return sum(map(mul, pre[: x + 1], reversed(suf_cdf[: x + 1]))) if x >= 0 else 0
 
 
+def _products(values: list[int]) -> tuple[list[int], list[int]]:
+    """Products of the first i values, and of the values from i on, for every i."""
+    before, after = [1], [1]
+    for value in values:
+        before.append(before[-1] * value)
+    for value in reversed(values):
+        after.append(after[-1] * value)
+    return before, after[::-1]
+
+
 def _cumulative(values: list[int]) -> list[int]:
     total, out = 0, []
     for value in values:
@@ -675,9 +685,10 @@ def cascade_probabilities(
     the level above in the same phase).
 
     Dynamic programming over counts, never over combinations of test results: within a
-    command over (units lost, best surviving figure); across commands over the number of
-    units left, with each command left out in turn (prefix and suffix sums) for the odds
-    of what lies above it. Polynomial in the size of the force.
+    command over (units lost, best surviving figure); across commands over the units the
+    force has lost (capped where the force must test), once for each Leadership the force
+    could end up testing on, with each command left out in turn (prefix and suffix sums)
+    for the odds of what lies above it. Polynomial in the size of the force.
 
     ```python
     from rulesref.leadership import Command, Force, Unit, cascade_probabilities
@@ -742,12 +753,11 @@ def _force_stage(
     out_of = 6 ** (doctrine.rerolls + 1)
     floor = _independent_key(force.leaders, prefer)[:3]
     start, before = len(force.units), sum(unit.in_play for unit in force.units)
-    top = min((start - 1) // 2, before - 1) + 1  # more than top - 1 units left: no test
+    # LD-11: losing `bar` units or more this phase makes the force test (if any is left)
+    bar = before - min((start - 1) // 2, before - 1)
+    befores = [sum(unit.in_play for unit in command.units) for command, *_ in staged]
     count = len(staged)
-    dens = [den for _, _, den, *_ in staged]
-    total_den = 1
-    for den in dens:
-        total_den *= den
+    total_den = _products([den for _, _, den, *_ in staged])[0][-1]
 
     def clamp(key: tuple) -> tuple:
         return max(key, floor)
@@ -767,13 +777,7 @@ def _force_stage(
 
     # no unit left anywhere: gone, whatever the dice (LD-C7)
     zeros = [sum(w for (left, _), w in outcomes.items() if not left) for _, outcomes, *_ in staged]
-    zero_pre, zero_suf = [1], [1]
-    for zero in zeros:
-        zero_pre.append(zero_pre[-1] * zero)
-    for zero in reversed(zeros):
-        zero_suf.append(zero_suf[-1] * zero)
-    zero_suf.reverse()
-
+    zero_pre, zero_suf = _products(zeros)
     broken = out_of * zero_pre[-1]
     # fail weight of each command's states, over (total_den / den) * out_of
     fail_given: list[dict[tuple, int]] = [defaultdict(int) for _ in staged]
@@ -784,29 +788,35 @@ def _force_stage(
     for threshold, step in zip(keys, steps, strict=True):
         if not step:
             continue
-        arrays = []
-        for _, outcomes, *_ in staged:
-            arr = [0] * (top + 1)
+        # each command's weights by units lost (`bar` standing for `bar` or more), with
+        # its senior figure no higher than the threshold
+        arrays, nobody = [], []
+        for (_, outcomes, *_), units in zip(staged, befores, strict=True):
+            arr, gone = [0] * (bar + 1), 0
             for (left, key), weight in outcomes.items():
                 if clamp(key) <= threshold:
-                    arr[min(left, top)] += weight
+                    arr[min(units - left, bar)] += weight
+                    gone += 0 if left else weight
             arrays.append(arr)
-        pre = [[1] + [0] * top]
+            nobody.append(gone)
+        mass_pre, mass_suf = _products([sum(arr) for arr in arrays])
+        nobody_pre, nobody_suf = _products(nobody)
+        pre = [[1] + [0] * bar]
         for arr in arrays:
-            pre.append(_convolve(pre[-1], arr, top))
-        broken += step * sum(pre[-1][1:top])
-        suf = [1] + [0] * top  # the commands after `index`, built backward as we go
+            pre.append(_convolve(pre[-1], arr, bar))
+        broken += step * (mass_pre[-1] - sum(pre[-1][:bar]) - nobody_pre[-1])
+        suf = [1] + [0] * bar  # the commands after `index`, built backward as we go
         for index in reversed(range(count)):
             cdf = _cumulative(suf)
-            nobody_left = pre[index][0] * suf[0]
+            others = mass_pre[index] * mass_suf[index + 1]
+            nobody_else = nobody_pre[index] * nobody_suf[index + 1]
             for left, key in staged[index][1]:
                 if clamp(key) > threshold:
                     continue
-                weight = _at_most(pre[index], cdf, top - 1 - left)
-                if not left:
-                    weight -= nobody_left
-                fail_given[index][left, key] += step * weight
-            suf, pre[index] = _convolve(suf, arrays[index], top), []
+                lost = befores[index] - left
+                weight = others - _at_most(pre[index], cdf, bar - lost - 1)
+                fail_given[index][left, key] += step * (weight - (0 if left else nobody_else))
+            suf, pre[index] = _convolve(suf, arrays[index], bar), []
 
     unit_removed, command_removed = {}, {}
     for index, (command, outcomes, den, holders, holders_den, safe) in enumerate(staged):
