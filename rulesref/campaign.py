@@ -18,11 +18,10 @@ print(odds.victor["attacker"], odds.victor["defender"])
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
 
 from sympy import Rational
 
-from rulesref.dice import chance_at_most
+from rulesref.dice import chance_at_most, sum_counts
 from rulesref.errors import RulesError, dice_roll, whole_number
 
 KINDS = ("infantry", "cavalry", "artillery", "command")
@@ -824,57 +823,9 @@ def resolve_battle(
 # Exact odds: integer counts of the dice, convolved; Rationals at the edge.
 
 
-# Counts are multiplied as polynomials packed into one big integer, a slot of `width`
-# bytes per coefficient (Kronecker substitution): Python's big-integer product does the
-# convolution exactly and far faster than a double loop. The tests check the result
-# against the core's `total_counts` and against plain enumeration.
-
-
-def _pack(counts: Sequence[int], width: int) -> int:
-    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in counts), "little")
-
-
-def _unpack(number: int, width: int, length: int) -> list[int]:
-    raw = number.to_bytes(width * length, "little")
-    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
-
-
-def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """The counts of the sum of two independent totals, from the counts of each."""
-    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
-    width = bits // 8 + 1
-    return _unpack(_pack(a, width) * _pack(b, width), width, len(a) + len(b) - 1)
-
-
-@cache
-def _power(faces: tuple[int, ...], dice: int) -> tuple[int, ...]:
-    """Ways for `dice` dice with these six (non-negative, lowest 0) faces to make each sum."""
-    one = [0] * (max(faces) + 1)
-    for face in faces:
-        one[face] += 1
-    width = (6**dice).bit_length() // 8 + 1  # no count exceeds 6**dice
-    return tuple(_unpack(_pack(one, width) ** dice, width, (len(one) - 1) * dice + 1))
-
-
-def _sum_counts(faces_list: Sequence[tuple[int, ...]]) -> tuple[int, list[int], int]:
-    """Counts of the sum of independent dice, each given by its six faces: (lowest sum,
-    counts from it, number of real dice). Dice that always show one value only shift."""
-    low, groups, dice = 0, Counter(), 0
-    for faces in faces_list:
-        base = min(faces)
-        low += base
-        shape = tuple(sorted(f - base for f in faces))
-        if any(shape):
-            groups[shape] += 1
-            dice += 1
-    counts = [1]
-    for shape, number in sorted(groups.items()):
-        counts = _convolve(counts, _power(shape, number))
-    return low, counts, dice
-
-
 def _damage_counts(battle: Battle, role: str) -> tuple[int, list[int], int]:
-    """CA-12: counts of a side's Battle Damage, its attack less the enemy's defence."""
+    """CA-12: counts of a side's Battle Damage, its attack less the enemy's defence:
+    (lowest Battle Damage, counts from it up, number of dice rolled)."""
     enemy = _other(role)
     faces = []
     for who, roll, sign in ((role, "attack", 1), (enemy, "defence", -1)):
@@ -882,7 +833,7 @@ def _damage_counts(battle: Battle, role: str) -> tuple[int, list[int], int]:
             explained = explain_roll(battle, who, index)
             if explained.roll == roll:
                 faces.append(tuple(sign * face for face in explained.faces))
-    return _sum_counts(faces)
+    return *sum_counts(faces), len(faces)
 
 
 @dataclass(frozen=True)

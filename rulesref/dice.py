@@ -11,13 +11,81 @@ print(chance_at_most(5, dice=2))  # 2D6 totals 5 or less
 print(chance_at_least(4, dice=1))  # a 4+ on one d6
 #> 1/2
 ```
+
+Counts of sums are polynomial products: the counts of one die are the coefficients of
+a polynomial, and the counts of a sum of independent dice are the coefficients of the
+product. We multiply such polynomials exactly by packing each into one big integer, a
+fixed number of bytes per coefficient (Kronecker substitution), so that Python's
+big-integer multiplication does the whole convolution at once.
 """
 
+from collections import Counter
+from collections.abc import Sequence
 from functools import cache
 
 from sympy import Rational
 
 FACES = range(1, 7)
+D6 = tuple(FACES)
+
+
+def _pack(counts: Sequence[int], width: int) -> int:
+    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in counts), "little")
+
+
+def _unpack(number: int, width: int, length: int) -> list[int]:
+    raw = number.to_bytes(width * length, "little")
+    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+
+
+def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """The counts of the sum of two independent totals, from the counts of each.
+
+    ```python
+    from rulesref.dice import convolve
+
+    print(convolve([1, 1], [1, 2, 1]))  # a coin (0 or 1) plus two coins
+    #> [1, 3, 3, 1]
+    ```
+    """
+    # a coefficient of the product is at most min(len) * max(a) * max(b): give it room
+    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
+    width = bits // 8 + 1
+    return _unpack(_pack(a, width) * _pack(b, width), width, len(a) + len(b) - 1)
+
+
+@cache
+def power_counts(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:
+    """Ways for `dice` identical dice, whose faces are `shape` (whole numbers, lowest 0),
+    to make each total from 0 up."""
+    one = [0] * (max(shape) + 1)
+    for face in shape:
+        one[face] += 1
+    width = (len(shape) ** dice).bit_length() // 8 + 1  # no count exceeds the rolls there are
+    return tuple(_unpack(_pack(one, width) ** dice, width, (len(one) - 1) * dice + 1))
+
+
+def sum_counts(dice: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
+    """Ways to roll each total with independent six-sided dice, each given by its faces:
+    the lowest total, and the counts of each total from it up (they add up to 6**len(dice)).
+
+    ```python
+    from rulesref.dice import D6, sum_counts
+
+    minus_d6 = tuple(-face for face in D6)
+    print(sum_counts([D6, minus_d6]))  # d6 - d6: from -5 to 5
+    #> (-5, [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1])
+    ```
+    """
+    lowest, alike = 0, Counter()
+    for faces in dice:
+        base = min(faces)
+        lowest += base
+        alike[tuple(sorted(face - base for face in faces))] += 1
+    counts = [1]
+    for shape, number in sorted(alike.items()):
+        counts = convolve(counts, power_counts(shape, number))
+    return lowest, counts
 
 
 @cache
@@ -31,14 +99,7 @@ def total_counts(dice: int) -> tuple[int, ...]:
     #> 6
     ```
     """
-    if dice == 0:
-        return (1,)
-    fewer = total_counts(dice - 1)
-    counts = [0] * (len(fewer) + 6)
-    for total, ways in enumerate(fewer):
-        for face in FACES:
-            counts[total + face] += ways
-    return tuple(counts)
+    return (0,) * dice + power_counts(tuple(face - 1 for face in D6), dice)
 
 
 def chance_at_most(target: int, *, dice: int) -> Rational:

@@ -77,9 +77,7 @@ def _grid(name: str, title: str, probability: Callable[..., Rational], **options
         column_label="lost_by",
         rows=tuple(LEADERSHIP),
         columns=tuple(LOST_BY),
-        cells=tuple(
-            tuple(probability(ld, by, **options) for by in LOST_BY) for ld in LEADERSHIP
-        ),
+        cells=tuple(tuple(probability(ld, by, **options) for by in LOST_BY) for ld in LEADERSHIP),
     )
 
 
@@ -89,14 +87,14 @@ def break_test_table(*, insane_courage: bool = True, reroll: bool = False) -> Ta
     title = "Break test: chance to stand" + (
         ", without Insane Courage" * (not insane_courage) + ", re-roll variant" * reroll
     )
-    return _grid(
-        name, title, break_test_probability, insane_courage=insane_courage, reroll=reroll
-    )
+    return _grid(name, title, break_test_probability, insane_courage=insane_courage, reroll=reroll)
 
 
 def reform_test_table() -> Table:
     """Chance to pass the reform test after a defeat (BR-15), without Insane Courage."""
-    return _grid("reform-test", "Reform test after a defeat: chance to pass", reform_test_probability)
+    return _grid(
+        "reform-test", "Reform test after a defeat: chance to pass", reform_test_probability
+    )
 
 
 def tables() -> tuple[Table, ...]:

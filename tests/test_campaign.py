@@ -22,8 +22,6 @@ from rulesref.campaign import (
     Platoon,
     Readings,
     Side,
-    _convolve,
-    _power,
     after_hq_surrender,
     army_supply,
     assign_hits,
@@ -42,7 +40,6 @@ from rulesref.campaign import (
     resolve_battle,
     verdict,
 )
-from rulesref.dice import total_counts
 from rulesref.errors import RulesError
 
 INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
@@ -193,17 +190,6 @@ def test_exact_odds_equal_brute_force(name):
     odds = agrees_with_brute_force(SMALL_BATTLES[name])
     assert sum(odds.victor.values()) == 1
     assert sum(odds.outcomes.values()) == 1
-
-
-def test_dice_counts_equal_the_core_and_enumeration():
-    """The packed big-integer convolution against `total_counts` and plain enumeration."""
-    for dice in range(0, 60):
-        assert _power((0, 1, 2, 3, 4, 5), dice) == total_counts(dice)[dice:]
-    faces = (0, 0, 1, 2, 3, 4)  # a d6 - 2 whose negative results count as 0
-    for dice in range(0, 5):
-        sums = Counter(sum(roll) for roll in product(faces, repeat=dice))
-        assert _power(faces, dice) == tuple(sums[s] for s in range(4 * dice + 1))
-    assert _convolve([1, 2], [3, 0, 1]) == [3, 6, 1, 2]
 
 
 def test_exact_odds_with_a_given_pass_chance():

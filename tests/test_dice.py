@@ -1,12 +1,23 @@
 """The exact dice core against brute-force enumeration of every roll."""
 
+from collections import Counter
 from itertools import product
 
 from hypothesis import given
 from hypothesis import strategies as st
 from sympy import Rational
 
-from rulesref.dice import FACES, chance_at_least, chance_at_most, total_counts, with_rerolls
+from rulesref.dice import (
+    D6,
+    FACES,
+    chance_at_least,
+    chance_at_most,
+    convolve,
+    power_counts,
+    sum_counts,
+    total_counts,
+    with_rerolls,
+)
 
 
 def rolls(dice):
@@ -48,3 +59,32 @@ def test_rerolls_never_lower_a_chance(p, rerolls):
     chance = Rational(p.numerator, p.denominator)
     assert chance <= with_rerolls(chance, rerolls) <= 1
     assert with_rerolls(chance, rerolls) <= with_rerolls(chance, rerolls + 1)
+
+
+def test_power_counts_match_enumeration():
+    """The packed big-integer power against the plain enumeration of every roll."""
+    for dice in range(0, 60):
+        assert power_counts((0, 1, 2, 3, 4, 5), dice) == total_counts(dice)[dice:]
+    faces = (0, 0, 1, 2, 3, 4)  # a d6 - 2 whose negative results count as 0
+    for dice in range(0, 5):
+        sums = Counter(sum(roll) for roll in product(faces, repeat=dice))
+        assert power_counts(faces, dice) == tuple(sums[s] for s in range(4 * dice + 1))
+
+
+def test_convolve_is_the_product_of_polynomials():
+    assert convolve([1, 2], [3, 0, 1]) == [3, 6, 1, 2]
+    big = [6**40, 1, 6**40]  # coefficients far larger than a machine word
+    assert convolve(big, big) == [6**80, 2 * 6**40, 2 * 6**80 + 1, 2 * 6**40, 6**80]
+
+
+@given(st.lists(st.sampled_from([D6, (1, 1, 1, 1, 1, 1), (-1, 0, 0, 1, 2, 3)]), max_size=4))
+def test_sum_counts_match_enumeration(dice):
+    lowest, counts = sum_counts(dice)
+    totals = Counter(sum(roll) for roll in product(*dice))
+    assert lowest == min(totals)
+    assert counts == [totals[lowest + i] for i in range(len(counts))]
+    assert sum(counts) == 6 ** len(dice)
+
+
+def test_many_dice_need_no_recursion():
+    assert sum(total_counts(2000)) == 6**2000

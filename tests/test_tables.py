@@ -49,7 +49,10 @@ def test_calculator_data_covers_every_valid_input():
     """Every input the calculators accept has its exact answer, and nothing else."""
     data = calculator_data()
     stands, passes = data["break"]["stands"], data["reform"]["passes"]
-    assert data["break"]["ranges"] == {"leadership": [0, MAX_LEADERSHIP], "lost_by": [0, MAX_LOST_BY]}
+    assert data["break"]["ranges"] == {
+        "leadership": [0, MAX_LEADERSHIP],
+        "lost_by": [0, MAX_LOST_BY],
+    }
     assert len(stands) == MAX_LEADERSHIP + 1 and len(stands[0]) == MAX_LOST_BY + 1
     for ld, by in product(range(MAX_LEADERSHIP + 1), range(0, MAX_LOST_BY + 1, 7)):
         for flags, (steadfast, courage, reroll) in enumerate(product((False, True), repeat=3)):
@@ -57,9 +60,7 @@ def test_calculator_data_covers_every_valid_input():
                 ld, by, steadfast=steadfast, insane_courage=courage, reroll=reroll
             )
             assert Rational(stands[ld][by][flags]) == expected
-        for flags, (steadfast, unbreakable, courage) in enumerate(
-            product((False, True), repeat=3)
-        ):
+        for flags, (steadfast, unbreakable, courage) in enumerate(product((False, True), repeat=3)):
             expected = reform_test_probability(
                 ld, by, steadfast=steadfast, unbreakable=unbreakable, insane_courage=courage
             )
