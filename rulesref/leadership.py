@@ -55,7 +55,9 @@ def leadership_target(value: object, name: str = "target") -> int:
 
 
 # --8<-- [start:leadership_test_probability]
-def leadership_test_probability(target: int | str, *, rerolls: int = 0, ignore: bool = False):
+def leadership_test_probability(
+    target: int | str, *, rerolls: int = 0, ignore: bool = False
+) -> Rational:
     """LD-1, LD-7: exact chance that a Leadership test holds: one d6 at or above `target`,
     re-rolled up to `rerolls` times while it fails; `ignore=True` is a Doctrine that
     ignores a failure, so the test always holds (LD-C6).
