@@ -35,7 +35,7 @@ lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install --quiet --upgrade pip
-	.lock-venv/bin/python -m pip install --quiet '.[docs,test]'
+	.lock-venv/bin/python -m pip install --quiet '.[docs,test,bench]'
 	.lock-venv/bin/python -m pip freeze --all --exclude-editable | grep -v '^rulesref' > requirements/constraints.txt
 	rm -rf .lock-venv
 

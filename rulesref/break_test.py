@@ -17,7 +17,7 @@ from enum import Enum
 
 from sympy import Rational
 
-from rulesref.dice import chance_at_most, with_rerolls
+from rulesref.dice import ways_at_most, with_rerolls
 from rulesref.errors import RulesError, dice_roll, whole_number
 
 MAX_LEADERSHIP = 10
@@ -81,10 +81,10 @@ def is_insane_courage(dice: Sequence[int]) -> bool:
 # --8<-- [start:stands_chance]
 def _stands_chance(target: int, *, insane_courage: bool) -> Rational:
     """Probability that 2D6 roll `target` or less (BR-3), or a double 1 if it counts (BR-5)."""
-    chance = chance_at_most(target, dice=2)
+    ways = ways_at_most(target, dice=2)
     if insane_courage and target < 2:  # above 1 the double 1 already passes on its total
-        chance += Rational(1, 36)
-    return chance
+        ways += 1
+    return Rational(ways, 36)
 
 
 # --8<-- [end:stands_chance]
