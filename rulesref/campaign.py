@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from sympy import Rational
 
 from rulesref.dice import chance_at_most, sum_counts
-from rulesref.errors import RulesError, dice_roll, whole_number
+from rulesref.errors import RulesError, dice_roll, one_of, whole_number, yes_or_no
 
 KINDS = ("infantry", "cavalry", "artillery", "command")
 STATES = ("fresh", "damaged", "fubar", "withdrawn")  # the damage scale, best first (CA-C1)
@@ -32,18 +32,6 @@ ROLLS = ("attack", "defence")
 ROLES = ("attacker", "defender")
 MAX_PLATOONS = 1000
 MAX_LEADERSHIP = 12
-
-
-def _one_of(name: str, value: object, allowed: Sequence[str]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-    return value
-
-
-def _flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {value!r}")
-    return value
 
 
 # --8<-- [start:platoon]
@@ -68,9 +56,9 @@ class Platoon:
     name: str = ""
 
     def __post_init__(self) -> None:
-        _one_of("kind", self.kind, KINDS)
-        _one_of("state", self.state, STATES)
-        _flag("supplied", self.supplied)
+        one_of("kind", self.kind, KINDS)
+        one_of("state", self.state, STATES)
+        yes_or_no("supplied", self.supplied)
 
     @property
     def steps_left(self) -> int:
@@ -128,9 +116,9 @@ class Side:
                 )
             for entry in declarations:
                 if entry is not None:
-                    _one_of("declaration", entry, ROLLS)
+                    one_of("declaration", entry, ROLLS)
             object.__setattr__(self, "declarations", declarations)
-        _flag("fortified", self.fortified)
+        yes_or_no("fortified", self.fortified)
 
 
 # --8<-- [end:side]
@@ -153,7 +141,7 @@ class Readings:
 
     def __post_init__(self) -> None:
         for name in ("fubar_modified", "clamp_rolls", "woods_is_forest", "mountain_both_sides"):
-            _flag(name, getattr(self, name))
+            yes_or_no(name, getattr(self, name))
 
 
 # --8<-- [start:battle]
@@ -182,15 +170,15 @@ class Battle:
         for role in ROLES:
             if not isinstance(getattr(self, role), Side):
                 raise RulesError(f"{role} must be a Side, got {getattr(self, role)!r}")
-        _one_of("terrain", self.terrain, TERRAINS)
-        _flag("garrison", self.garrison)
+        one_of("terrain", self.terrain, TERRAINS)
+        yes_or_no("garrison", self.garrison)
         if not isinstance(self.readings, Readings):
             raise RulesError(f"readings must be a Readings, got {self.readings!r}")
         declared = {role: self._declare(role) for role in ROLES}
         object.__setattr__(self, "_declared", declared)
 
     def side(self, role: str) -> Side:
-        return getattr(self, _one_of("role", role, ROLES))
+        return getattr(self, one_of("role", role, ROLES))
 
     def in_terrain(self, *terrains: str) -> bool:
         """Whether the battle is in one of `terrains`, forest and woods alike (CA-C10)."""
@@ -200,7 +188,7 @@ class Battle:
 
     def declarations(self, role: str) -> tuple[str | None, ...]:
         """CA-2: what each platoon of a side rolls for, checked against CA-10 and CA-C1."""
-        return self._declared[_one_of("role", role, ROLES)]  # type: ignore[attr-defined]
+        return self._declared[one_of("role", role, ROLES)]  # type: ignore[attr-defined]
 
     def _declare(self, role: str) -> tuple[str | None, ...]:
         side = self.side(role)
@@ -694,7 +682,7 @@ class BattleResult:
         return self.verdict.victor
 
     def side(self, role: str) -> SideResult:
-        return getattr(self, _one_of("role", role, ROLES))
+        return getattr(self, one_of("role", role, ROLES))
 
 
 def _totals(battle: Battle, role: str, dice: Sequence[int | None]) -> tuple[list, int, int]:
@@ -1103,7 +1091,7 @@ def army_supply(activity: Sequence[str]) -> tuple[bool, ...]:
     """
     result, lost = [], False
     for turn in activity:
-        _one_of("activity", turn, HQ_ACTIVITY)
+        one_of("activity", turn, HQ_ACTIVITY)
         lost = lost or turn == "surrendered"
         result.append(not lost and turn == "quiet")
     return tuple(result)
@@ -1137,7 +1125,7 @@ def after_hq_surrender(choice: str) -> AfterSurrender:
     #> AfterSurrender(game_over=False, army_supplied=False, clause='CA-24')
     ```
     """
-    _one_of("choice", choice, ("concede", "fight on"))
+    one_of("choice", choice, ("concede", "fight on"))
     return AfterSurrender(game_over=choice == "concede", army_supplied=False)
 
 

@@ -26,6 +26,20 @@ def whole_number(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+def yes_or_no(name: str, value: object) -> bool:
+    """Return `value` if it is True or False, else raise `RulesError`."""
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def one_of(name: str, value: object, allowed: Sequence[str]) -> str:
+    """Return `value` if it is one of the `allowed` words, else raise `RulesError`."""
+    if not isinstance(value, str) or value not in allowed:
+        raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
 def dice_roll(name: str, value: object, count: int) -> tuple[int, ...]:
     """Return `value` as a tuple of `count` d6 results, else raise `RulesError`."""
     if isinstance(value, str | bytes) or not isinstance(value, Sequence) or len(value) != count:

@@ -23,7 +23,7 @@ from operator import mul
 from sympy import Rational
 
 from rulesref.dice import chance_at_least, with_rerolls
-from rulesref.errors import RulesError, whole_number
+from rulesref.errors import RulesError, whole_number, yes_or_no
 
 MAX_REROLLS = 10
 MAX_MODELS = 100_000
@@ -169,12 +169,6 @@ def _name(kind: str, value: object) -> str:
     return value
 
 
-def _flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {value!r}")
-    return value
-
-
 # --8<-- [start:dataclasses]
 @dataclass(frozen=True)
 class Doctrine:
@@ -186,7 +180,7 @@ class Doctrine:
 
     def __post_init__(self) -> None:
         whole_number("rerolls", self.rerolls, 0, MAX_REROLLS)
-        _flag("ignores", self.ignores)
+        yes_or_no("ignores", self.ignores)
 
     def hold_chance(self, target: int | str) -> Rational:
         """The chance that a test on `target` holds with this Doctrine."""
@@ -228,7 +222,7 @@ class Unit:
         object.__setattr__(self, "leadership", target or best_leadership(values))
         if not isinstance(self.doctrine, Doctrine):
             raise RulesError(f"doctrine must be a Doctrine, got {self.doctrine!r}")
-        _flag("removed", self.removed)
+        yes_or_no("removed", self.removed)
 
     @property
     def in_play(self) -> bool:
@@ -255,7 +249,7 @@ class Leader:
         whole_number(f"rank of {self.name!r}", self.rank, 1, MAX_RANK)
         if self.unit is not None:
             _name("unit", self.unit)
-        _flag("alive", self.alive)
+        yes_or_no("alive", self.alive)
 
 
 def _tuple_of(kind: type, name: str, values: object, *, empty: bool) -> tuple:
@@ -500,7 +494,7 @@ def resolve_phase(
     """
     after = _after(force, casualties)
     prefer = _preferred(force, prefer)
-    _flag("removed_figures_survive", removed_figures_survive)
+    yes_or_no("removed_figures_survive", removed_figures_survive)
     tests: list[Test] = []
     removed: list[Removal] = []
 
@@ -703,7 +697,7 @@ def cascade_probabilities(
     """
     after = _after(force, casualties)
     prefer = _preferred(force, prefer)
-    keep = _flag("removed_figures_survive", removed_figures_survive)
+    keep = yes_or_no("removed_figures_survive", removed_figures_survive)
     unit_fails: dict[str, Rational] = {}
     command_fails: dict[str, Rational] = {}
     staged = []  # per command: outcomes, fail weight, rolls, and who holds on which rolls
