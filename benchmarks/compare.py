@@ -75,7 +75,8 @@ def d6_leadership(library: str) -> list[str]:
         import icepool
 
         def passes(target: int, rerolls: int) -> Fraction:
-            best = icepool.highest(*[icepool.d6] * (rerolls + 1))
+            dice = [icepool.d6] * (rerolls + 1)
+            best = icepool.highest(*dice) if rerolls else icepool.d6  # highest() wants 2+
             return (best >= target).probability(True)
 
     else:
@@ -137,9 +138,9 @@ def battle_hits(library: str) -> dict[str, dict[int, str]]:
     (+2 artillery, +1 cavalry, -1 Damaged, FUBAR 1s, a fortified defender)."""
     battle = _battle()
     if library == "rulesref":
-        from rulesref.campaign import battle_odds
+        from rulesref.campaign import hits_odds
 
-        hits = battle_odds(battle).hits
+        hits = hits_odds(battle)
         return {role: {h: str(p) for h, p in hits[role].items()} for role in hits}
     # the other libraries get each die's faces from the rules, then do the arithmetic
     from rulesref.campaign import ROLES, explain_roll
@@ -171,6 +172,13 @@ def battle_hits(library: str) -> dict[str, dict[int, str]]:
     return answer
 
 
+def battle_everything(library: str) -> dict[str, str]:
+    """4b. Every outcome of the same battle: hits, routs, victor, checks (rulesref only)."""
+    from rulesref.campaign import battle_odds
+
+    return {str(k): str(v) for k, v in battle_odds(_battle()).outcomes.items()}
+
+
 def cascade(library: str) -> dict[str, str]:
     """5. The exact Break-test cascade of a 200-unit force (rulesref only)."""
     sys.path.insert(0, str(Path(__file__).parent))
@@ -188,6 +196,7 @@ QUESTIONS = {
     "20d6 - 20d6": (difference(20), LIBRARIES),
     "100d6 - 100d6": (difference(100), LIBRARIES),
     "hits of a 50 v 50 campaign battle": (battle_hits, LIBRARIES),
+    "every outcome of the same battle": (battle_everything, ("rulesref",)),
     "cascade of a 200-unit force": (cascade, ("rulesref",)),
 }
 

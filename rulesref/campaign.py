@@ -16,12 +16,12 @@ print(odds.victor["attacker"], odds.victor["defender"])
 """
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sympy import Rational
 
-from rulesref.dice import chance_at_most, sum_counts
+from rulesref.dice import D6, chance_at_most, sum_counts
 from rulesref.errors import RulesError, dice_roll, one_of, whole_number, yes_or_no
 
 KINDS = ("infantry", "cavalry", "artillery", "command")
@@ -343,13 +343,19 @@ class RollExplanation:
         if self.roll is None:
             raise RulesError(f"{self.platoon} rolls no die in this battle")
         face = self.fixed_die if self.fixed_die is not None else dice_roll("die", [die], 1)[0]
-        total = face + self.modifier
+        return self._modified(face, self.modifier)
+
+    def _modified(self, face: int, modifier: int) -> int:
+        total = face + modifier
         return max(total, 0) if self.clamp else total
 
     @property
     def faces(self) -> tuple[int, ...]:
         """The six equally likely values of the roll."""
-        return tuple(self.value(None if self.fixed_die else face) for face in range(1, 7))
+        if self.roll is None:
+            raise RulesError(f"{self.platoon} rolls no die in this battle")
+        modifier = self.modifier
+        return tuple(self._modified(self.fixed_die or face, modifier) for face in D6)
 
     def __str__(self) -> str:
         if self.roll is None:
@@ -811,17 +817,53 @@ def resolve_battle(
 # Exact odds: integer counts of the dice, convolved; Rationals at the edge.
 
 
-def _damage_counts(battle: Battle, role: str) -> tuple[int, list[int], int]:
+def _damage_counts(
+    rolls: Mapping[str, Sequence[RollExplanation]], role: str
+) -> tuple[int, list[int], int]:
     """CA-12: counts of a side's Battle Damage, its attack less the enemy's defence:
     (lowest Battle Damage, counts from it up, number of dice rolled)."""
-    enemy = _other(role)
-    faces = []
-    for who, roll, sign in ((role, "attack", 1), (enemy, "defence", -1)):
-        for index in range(len(battle.side(who).platoons)):
-            explained = explain_roll(battle, who, index)
-            if explained.roll == roll:
-                faces.append(tuple(sign * face for face in explained.faces))
+    faces = [
+        tuple(sign * face for face in explained.faces)
+        for who, roll, sign in ((role, "attack", 1), (_other(role), "defence", -1))
+        for explained in rolls[who]
+        if explained.roll == roll
+    ]
     return *sum_counts(faces), len(faces)
+
+
+def _explained(battle: Battle) -> dict[str, list[RollExplanation]]:
+    return {
+        role: [explain_roll(battle, role, i) for i in range(len(battle.side(role).platoons))]
+        for role in ROLES
+    }
+
+
+def _hits_taken(low: int, counts: Sequence[int], dice: int) -> dict[int, Rational]:
+    """CA-13: the hits that a Battle Damage of these counts (over 6**dice rolls) inflicts."""
+    taken: Counter = Counter()
+    for i, ways in enumerate(counts):
+        taken[hits_from_damage(low + i)] += ways
+    return {h: Rational(w, 6**dice) for h, w in sorted(taken.items()) if w}
+
+
+# --8<-- [start:hits_odds]
+def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
+    """CA-12, CA-13: the exact chance of each number of hits each side takes, and nothing
+    more (`battle_odds` goes on to who wins).
+
+    ```python
+    from rulesref.campaign import Battle, Platoon, Side, hits_odds
+
+    battle = Battle(Side([Platoon("artillery")] * 2), Side([Platoon()]))
+    print(hits_odds(battle)["defender"])
+    #> {0: 3/8, 1: 125/216, 2: 5/108}
+    ```
+    """
+    rolls = _explained(battle)
+    return {role: _hits_taken(*_damage_counts(rolls, _other(role))) for role in ROLES}
+
+
+# --8<-- [end:hits_odds]
 
 
 @dataclass(frozen=True)
@@ -864,7 +906,8 @@ def battle_odds(
     ```
     """
     leadership = leadership or LeadershipCheck()
-    damage = {role: _damage_counts(battle, role) for role in ROLES}
+    rolls = _explained(battle)
+    damage = {role: _damage_counts(rolls, role) for role in ROLES}
     # the Battle Damage of a side decides the hits on the other one
     keys, outcome_of, by_key = {}, {}, {}
     for role in ROLES:
@@ -942,10 +985,7 @@ def _odds(battle, damage, by_key, flags, results, pass_chance) -> BattleOdds:
     for role in ROLES:
         low, counts, dice = damage[role]
         battle_damage[role] = {low + i: Rational(w, 6**dice) for i, w in enumerate(counts) if w}
-        taken: Counter = Counter()
-        for i, ways in enumerate(counts):
-            taken[hits_from_damage(low + i)] += ways
-        hits[_other(role)] = {h: Rational(w, 6**dice) for h, w in sorted(taken.items()) if w}
+        hits[_other(role)] = _hits_taken(low, counts, dice)
         ways = sum(w for key, w in by_key[_other(role)].items() if key[0])
         routed[_other(role)] = Rational(ways, 6 ** damage[role][2])
     routed = {role: routed[role] for role in ROLES}

@@ -32,6 +32,7 @@ from rulesref.campaign import (
     garrison_tests_for_surrender,
     garrison_turn,
     hits_from_damage,
+    hits_odds,
     hq_surrenders,
     may_withdraw_voluntarily,
     mission_hq,
@@ -190,6 +191,13 @@ def test_exact_odds_equal_brute_force(name):
     odds = agrees_with_brute_force(SMALL_BATTLES[name])
     assert sum(odds.victor.values()) == 1
     assert sum(odds.outcomes.values()) == 1
+
+
+@pytest.mark.parametrize("name", SMALL_BATTLES)
+def test_hits_odds_are_the_hits_of_battle_odds(name):
+    """CA-12, CA-13: the hits alone, as battle_odds (checked against brute force) has them."""
+    battle = SMALL_BATTLES[name]
+    assert hits_odds(battle) == battle_odds(battle).hits
 
 
 def test_exact_odds_with_a_given_pass_chance():
