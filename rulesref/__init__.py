@@ -5,6 +5,16 @@ One module per source document, on a small exact dice core:
 - `rulesref.dice`: exact outcome counts of d6 and 2D6 rolls, as sympy Rationals.
 - `rulesref.break_test`: "Break?" (2D6 Break tests, Insane Courage, Steadfast,
   combat reforms), clauses BR-1 to BR-15.
+- `rulesref.leadership`: "Leadership Tests" (d6 Leadership, unit, command and force
+  Break tests, Doctrines, the exact cascade), clauses LD-1 to LD-12.
+- `rulesref.campaign`: campaign combat (platoons, Battle Damage, hits, withdrawals,
+  sieges, the Mission HQ, exact battle odds), clauses CA-1 to CA-24.
+- `rulesref.standards`: "Army Standard" (when standards are captured, lost or kept),
+  clauses ST-1 to ST-13.
+
+Around them: `rulesref.tables` (the site's tables and calculator data),
+`rulesref.figures` (formation diagrams), `rulesref.cli` (the `rulesref` command) and
+`rulesref.errors` (`RulesError`, for any input no rule accepts).
 """
 
 from rulesref.errors import RulesError

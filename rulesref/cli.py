@@ -16,13 +16,17 @@ from collections.abc import Sequence
 from sympy import Rational
 
 from rulesref.break_test import break_test_probability, reform_test_probability
+from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side, battle_odds
 from rulesref.errors import RulesError
+from rulesref.leadership import leadership_test_probability
 from rulesref.tables import percent, tables
 
 EXAMPLES = """examples:
   rulesref break --leadership 8 --lost-by 3
   rulesref break --leadership 7 --lost-by 7 --steadfast --json
   rulesref reform --leadership 8 --lost-by 3
+  rulesref leadership --target 4+ --rerolls 1
+  rulesref battle --attacker "artillery, cavalry" --defender "infantry" --fortified
   rulesref table break-test > break-test.csv
 """
 
@@ -42,15 +46,15 @@ def _whole(text: str) -> int | str:
         return text
 
 
-def _report(args, title: str, outcome: str, other: str, chance: Rational) -> str:
+def _report(args, description: str, outcome: str, other: str, chance: Rational) -> str:
     if args.json:
         inputs = {k: v for k, v in vars(args).items() if k not in ("json", "command")}
         return json.dumps(
             {"test": args.command, **inputs, outcome: str(chance), "percent": float(chance) * 100}
         )
     return (
-        f"{title}, Leadership {args.leadership}, lost by {args.lost_by}: "
-        f"{outcome} {chance} ({percent(chance)}), {other} {1 - chance} ({percent(1 - chance)})"
+        f"{description}: {outcome} {chance} ({percent(chance)}), "
+        f"{other} {1 - chance} ({percent(1 - chance)})"
     )
 
 
@@ -62,7 +66,8 @@ def _break(args) -> str:
         insane_courage=args.insane_courage,
         reroll=args.reroll,
     )
-    return _report(args, "Break test", "stands", "flees", chance)
+    description = f"Break test, Leadership {args.leadership}, lost by {args.lost_by}"
+    return _report(args, description, "stands", "flees", chance)
 
 
 def _reform(args) -> str:
@@ -73,7 +78,60 @@ def _reform(args) -> str:
         unbreakable=args.unbreakable,
         insane_courage=args.insane_courage,
     )
-    return _report(args, "Reform test", "passes", "fails", chance)
+    description = f"Reform test, Leadership {args.leadership}, lost by {args.lost_by}"
+    return _report(args, description, "passes", "fails", chance)
+
+
+def _leadership(args) -> str:
+    chance = leadership_test_probability(args.target, rerolls=args.rerolls, ignore=args.ignore)
+    rerolls = f", {args.rerolls} re-roll{'s' * (args.rerolls != 1)}" if args.rerolls else ""
+    ignore = ", failures ignored" if args.ignore else ""
+    target = args.target if str(args.target).endswith("+") else f"{args.target}+"
+    return _report(args, f"Leadership test {target}{rerolls}{ignore}", "passes", "fails", chance)
+
+
+def _platoons(name: str, text: str) -> tuple[list[Platoon], list[str | None]]:
+    """A side written as platoons `KIND[/STATE][@ROLL]`, comma-separated, for example
+    `artillery/damaged@attack, cavalry, infantry`."""
+    platoons, rolls = [], []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        unit, _, roll = item.partition("@")
+        kind, _, state = unit.partition("/")
+        platoons.append(Platoon(kind.strip(), state.strip() or "fresh"))
+        rolls.append(roll.strip() or None)
+    if not platoons:
+        raise RulesError(f"{name} must list platoons as KIND[/STATE][@ROLL], got {text!r}")
+    return platoons, rolls
+
+
+def _battle(args) -> str:
+    sides = {}
+    for role in ROLES:
+        platoons, rolls = _platoons(role, getattr(args, role))
+        explicit = any(rolls)
+        default = "attack" if role == "attacker" else "defence"
+        fortified = role == "defender" and args.fortified
+        declared = [r or default for r in rolls] if explicit else None
+        sides[role] = Side(platoons, declared, fortified=fortified)
+    battle = Battle(sides["attacker"], sides["defender"], terrain=args.terrain)
+    odds = battle_odds(battle)
+    if args.json:
+        return json.dumps(
+            {
+                "test": "battle",
+                "victor": {str(k): str(v) for k, v in odds.victor.items()},
+                "hits": {r: {h: str(p) for h, p in odds.hits[r].items()} for r in ROLES},
+            }
+        )
+    victor = ", ".join(
+        f"{'no victor' if who is None else who + ' wins'} {p} ({percent(p)})"
+        for who, p in odds.victor.items()
+    )
+    lines = [f"Battle in {args.terrain}: {victor}"]
+    for role in ROLES:
+        hits = ", ".join(f"{h}: {p} ({percent(p)})" for h, p in odds.hits[role].items())
+        lines.append(f"hits on the {role}: {hits}")
+    return "\n".join(lines)
 
 
 def _table(args) -> str:
@@ -131,6 +189,21 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let a double 1 pass (the other reading of BR-C3)",
     )
+
+    sub = command("leadership", "chance to pass a d6 Leadership test (LD-1, LD-7)", _leadership)
+    sub.add_argument("--target", type=_whole, required=True, help="2 to 6, or written 4+")
+    sub.add_argument("--rerolls", type=_whole, default=0, help="re-rolls of a failure")
+    sub.add_argument("--ignore", action="store_true", help="a Doctrine ignores a failure")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sub = command("battle", "exact odds of a campaign battle (CA-2 to CA-18)", _battle)
+    for role in ROLES:
+        sub.add_argument(
+            f"--{role}", required=True, help="platoons KIND[/STATE][@ROLL], comma-separated"
+        )
+    sub.add_argument("--terrain", default="open", help=", ".join(TERRAINS))
+    sub.add_argument("--fortified", action="store_true", help="the defender is fortified")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
 
     sub = command("table", "print a probability table of the site as CSV", _table)
     sub.add_argument("name", help=", ".join(table.name for table in tables()))

@@ -26,9 +26,11 @@ from rulesref.break_test import (
     break_test_probability,
     reform_test_probability,
 )
+from rulesref.leadership import leadership_test_probability
 
 LEADERSHIP = range(2, MAX_LEADERSHIP + 1)
 LOST_BY = range(0, 11)
+CALCULATOR_REROLLS = 3  # Doctrines give one or two; three covers stacked ones
 
 
 @dataclass(frozen=True)
@@ -107,38 +109,47 @@ def tables() -> tuple[Table, ...]:
     )
 
 
-def calculator_data() -> dict:
-    """Every answer the site's calculators can show, keyed by their inputs.
+def _calculator(
+    probability: Callable[..., Rational],
+    inputs: dict[str, tuple[int, int]],
+    options: tuple[str, ...],
+) -> dict:
+    """Every answer of `probability` over whole-number `inputs` (name: lowest, highest),
+    nested in the order of `inputs`, then by the yes/no `options` packed into one index
+    (the first option the highest bit)."""
 
-    `break[leadership][lost_by][flags]` and `reform[leadership][lost_by][flags]` are
-    exact fractions as text; `flags` packs the three yes/no options in the order given
-    by `options`, first option as the highest bit.
-    """
-
-    def every_answer(probability: Callable[..., Rational], options: tuple[str, ...]) -> list:
-        return [
-            [
-                [
-                    str(probability(ld, by, **dict(zip(options, flags, strict=True))))
-                    for flags in product((False, True), repeat=len(options))
-                ]
-                for by in range(MAX_LOST_BY + 1)
+    def answers(fixed: dict, names: list[str]) -> list:
+        if not names:
+            return [
+                str(probability(**fixed, **dict(zip(options, flags, strict=True))))
+                for flags in product((False, True), repeat=len(options))
             ]
-            for ld in range(MAX_LEADERSHIP + 1)
-        ]
+        name, *rest = names
+        low, high = inputs[name]
+        return [answers({**fixed, name: value}, rest) for value in range(low, high + 1)]
 
-    ranges = {"leadership": [0, MAX_LEADERSHIP], "lost_by": [0, MAX_LOST_BY]}
-    break_options = ("steadfast", "insane_courage", "reroll")
-    reform_options = ("steadfast", "unbreakable", "insane_courage")
+    return {"inputs": inputs, "options": options, "answers": answers({}, list(inputs))}
+
+
+def calculator_data() -> dict:
+    """Every answer the site's calculators can show, by calculator.
+
+    Each has `inputs` (whole numbers, each with its lowest and highest value),
+    `options` (yes/no) and `answers`: exact fractions as text, nested by input
+    (`answers[leadership - lowest][lost_by - lowest][flags]`), where `flags` packs the
+    options, the first as the highest bit.
+    """
+    test = {"leadership": (0, MAX_LEADERSHIP), "lost_by": (0, MAX_LOST_BY)}
     return {
-        "break": {
-            "ranges": ranges,
-            "options": break_options,
-            "stands": every_answer(break_test_probability, break_options),
-        },
-        "reform": {
-            "ranges": ranges,
-            "options": reform_options,
-            "passes": every_answer(reform_test_probability, reform_options),
-        },
+        "break": _calculator(
+            break_test_probability, test, ("steadfast", "insane_courage", "reroll")
+        ),
+        "reform": _calculator(
+            reform_test_probability, test, ("steadfast", "unbreakable", "insane_courage")
+        ),
+        "leadership": _calculator(
+            leadership_test_probability,
+            {"target": (2, 6), "rerolls": (0, CALCULATOR_REROLLS)},
+            ("ignore",),
+        ),
     }

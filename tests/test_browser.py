@@ -15,6 +15,7 @@ from playwright.sync_api import sync_playwright
 from sympy import Rational
 
 from rulesref.break_test import break_test_probability, reform_test_probability
+from rulesref.leadership import leadership_test_probability
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -126,6 +127,19 @@ def test_reform_calculator_shows_the_functions_numbers(visits):
         assert shown(page, "reform") == expected
 
 
+def test_leadership_calculator_shows_the_functions_numbers(visits):
+    """LD-1, LD-7: every target, re-rolls and Doctrine the calculator offers."""
+    page = visits("/tools/calculators/?leadership.target=5&leadership.rerolls=2")
+    ready(page, "leadership")
+    assert shown(page, "leadership") == Rational(19, 27)
+    for target, rerolls, ignore in product(range(2, 7), range(4), (False, True)):
+        page.fill("#leadership input[name=target]", str(target))
+        page.fill("#leadership input[name=rerolls]", str(rerolls))
+        page.set_checked("#leadership input[name=ignore]", ignore)
+        expected = leadership_test_probability(target, rerolls=rerolls, ignore=ignore)
+        assert shown(page, "leadership") == expected, (target, rerolls, ignore)
+
+
 def test_a_shared_address_restores_the_inputs(visits):
     page = visits("/tools/calculators/")
     ready(page, "break")
@@ -154,6 +168,8 @@ def test_a_shared_address_restores_the_inputs(visits):
         ("break.lost_by=1e2", "lost_by must be"),
         ("break.steadfast=<svg onload=alert(1)>", "steadfast must be 0 or 1"),
         ("reform.leadership=", "leadership must be"),
+        ("leadership.target=7", "target must be a whole number from 2 to 6"),
+        ("leadership.rerolls=4", "rerolls must be"),
     ],
 )
 def test_a_bad_address_shows_an_error_and_runs_nothing(visits, query, message):

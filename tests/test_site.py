@@ -46,7 +46,7 @@ class _Page(HTMLParser):
         element_id = attrs.get("id")
         if element_id:
             self.all_ids.add(element_id)
-            if re.fullmatch(r"h[1-6]", tag) or RULE_ID.match(element_id):
+            if re.fullmatch(r"h[1-6]|dt", tag) or RULE_ID.match(element_id):
                 self.anchors.add(element_id)
         if tag in ("script", "img", "iframe", "source", "audio", "video") and attrs.get("src"):
             self.assets.append(attrs["src"])

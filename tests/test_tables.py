@@ -12,6 +12,7 @@ from rulesref.break_test import (
     break_test_probability,
     reform_test_probability,
 )
+from rulesref.leadership import leadership_test_probability
 from rulesref.tables import break_test_table, calculator_data, percent, tables
 
 
@@ -48,11 +49,11 @@ def test_markdown_shows_every_cell():
 def test_calculator_data_covers_every_valid_input():
     """Every input the calculators accept has its exact answer, and nothing else."""
     data = calculator_data()
-    stands, passes = data["break"]["stands"], data["reform"]["passes"]
-    assert data["break"]["ranges"] == {
-        "leadership": [0, MAX_LEADERSHIP],
-        "lost_by": [0, MAX_LOST_BY],
+    assert data["break"]["inputs"] == {
+        "leadership": (0, MAX_LEADERSHIP),
+        "lost_by": (0, MAX_LOST_BY),
     }
+    stands, passes = data["break"]["answers"], data["reform"]["answers"]
     assert len(stands) == MAX_LEADERSHIP + 1 and len(stands[0]) == MAX_LOST_BY + 1
     for ld, by in product(range(MAX_LEADERSHIP + 1), range(0, MAX_LOST_BY + 1, 7)):
         for flags, (steadfast, courage, reroll) in enumerate(product((False, True), repeat=3)):
@@ -65,3 +66,12 @@ def test_calculator_data_covers_every_valid_input():
                 ld, by, steadfast=steadfast, unbreakable=unbreakable, insane_courage=courage
             )
             assert Rational(passes[ld][by][flags]) == expected
+
+
+def test_leadership_calculator_data():
+    """LD-1, LD-7: every d6 Leadership test the calculator offers."""
+    data = calculator_data()["leadership"]
+    assert data["inputs"] == {"target": (2, 6), "rerolls": (0, 3)}
+    for target, rerolls, ignore in product(range(2, 7), range(4), (False, True)):
+        expected = leadership_test_probability(target, rerolls=rerolls, ignore=ignore)
+        assert Rational(data["answers"][target - 2][rerolls][ignore]) == expected

@@ -1,9 +1,9 @@
 // The site's calculators: look up answers that rulesref computed at build time.
 //
 // No rule is implemented here. calculators.json holds, for every valid input, the
-// exact fraction computed by the Python package; this script reads the inputs (from
-// the form or the page address), checks them against the ranges in that file, and
-// shows the stored answer. Inputs are kept in the address so a link reproduces a view.
+// exact fraction computed by the Python package (rulesref.tables.calculator_data);
+// this script reads the inputs (from the form or the page address), checks them
+// against the ranges in that file, and shows the stored answer. Inputs are kept in the address so a link reproduces a view.
 "use strict";
 
 (() => {
@@ -27,7 +27,7 @@
   // Read one calculator's inputs; an invalid one gives an error message, never a value.
   function readInputs(form, data) {
     const values = {};
-    for (const [name, [low, high]] of Object.entries(data.ranges)) {
+    for (const [name, [low, high]] of Object.entries(data.inputs)) {
       const text = form.elements[name].value.trim();
       const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : NaN;
       if (!(value >= low && value <= high)) {
@@ -52,8 +52,9 @@
       result.hidden = true;
       return;
     }
-    const answers = data[calculator.dataset.answer];
-    const yes = answers[inputs.leadership][inputs.lost_by][inputs.flags];
+    let answers = data.answers;
+    for (const [name, [low]] of Object.entries(data.inputs)) answers = answers[inputs[name] - low];
+    const yes = answers[inputs.flags];
     const no = complement(parseFraction(yes));
     const [n, d] = parseFraction(yes);
     calculator.querySelector(".rr-fraction").textContent = yes;
