@@ -12,13 +12,22 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from sympy import Rational
 
 from rulesref.break_test import break_test_probability, reform_test_probability
 from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side, battle_odds
 from rulesref.errors import RulesError
-from rulesref.leadership import leadership_test_probability
+from rulesref.leadership import (
+    Command,
+    Doctrine,
+    Force,
+    Leader,
+    Unit,
+    cascade_probabilities,
+    leadership_test_probability,
+)
 from rulesref.tables import percent, tables
 
 EXAMPLES = """examples:
@@ -27,6 +36,7 @@ EXAMPLES = """examples:
   rulesref reform --leadership 8 --lost-by 3
   rulesref leadership --target 4+ --rerolls 1
   rulesref battle --attacker "artillery, cavalry" --defender "infantry" --fortified
+  rulesref cascade examples/b-company.json
   rulesref table break-test > break-test.csv
 """
 
@@ -134,6 +144,75 @@ def _battle(args) -> str:
     return "\n".join(lines)
 
 
+def _force(data: object) -> tuple[Force, object]:
+    """A force and this phase's casualties from parsed JSON (see examples/b-company.json)."""
+
+    def listed(name: str, values: object) -> list:
+        if not isinstance(values, list):
+            raise RulesError(f"{name} must be a JSON list, got {values!r}")
+        return values
+
+    def build(kind, fields: object, **parts):
+        name = kind.__name__.lower()
+        if not isinstance(fields, dict):
+            raise RulesError(f"each {name} must be a JSON object, got {fields!r}")
+        fields = {**fields, **parts}
+        if "doctrine" in fields:
+            fields["doctrine"] = build(Doctrine, fields["doctrine"])
+        try:
+            return kind(**fields)
+        except TypeError as error:  # a misspelt or missing field
+            called = f" {fields['name']!r}" if isinstance(fields.get("name"), str) else ""
+            raise RulesError(f"{name}{called}: {error}") from None
+
+    def leaders(fields: dict) -> list:
+        return [build(Leader, f) for f in listed("leaders", fields.get("leaders", []))]
+
+    def command(fields: object) -> Command:
+        if not isinstance(fields, dict):
+            raise RulesError(f"each command must be a JSON object, got {fields!r}")
+        units = [build(Unit, f) for f in listed("units", fields.get("units"))]
+        return build(Command, fields, units=units, leaders=leaders(fields))
+
+    if not isinstance(data, dict):
+        raise RulesError(f"the file must hold one JSON object, got {data!r}")
+    fields = dict(data)
+    casualties = fields.pop("casualties", {})
+    commands = [command(c) for c in listed("commands", fields.get("commands"))]
+    return build(Force, fields, commands=commands, leaders=leaders(fields)), casualties
+
+
+def _cascade(args) -> str:
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise RulesError(
+            f"file must be a readable JSON file, got {args.file!r} ({error})"
+        ) from None
+    force, casualties = _force(data)
+    odds = cascade_probabilities(force, casualties)
+    if args.json:
+        return json.dumps(
+            {
+                "test": "cascade",
+                "force_breaks": str(odds.force_breaks),
+                "unit_removed": {k: str(v) for k, v in odds.unit_removed.items()},
+                "command_removed": {k: str(v) for k, v in odds.command_removed.items()},
+            }
+        )
+
+    def listing(chances) -> str:
+        return ", ".join(f"{name} {p} ({percent(p)})" for name, p in chances.items())
+
+    return "\n".join(
+        [
+            f"{force.name} breaks: {odds.force_breaks} ({percent(odds.force_breaks)})",
+            f"commands off the table: {listing(odds.command_removed)}",
+            f"units off the table: {listing(odds.unit_removed)}",
+        ]
+    )
+
+
 def _table(args) -> str:
     by_name = {table.name: table for table in tables()}
     if args.name not in by_name:
@@ -203,6 +282,17 @@ def _parser() -> argparse.ArgumentParser:
         )
     sub.add_argument("--terrain", default="open", help=", ".join(TERRAINS))
     sub.add_argument("--fortified", action="store_true", help="the defender is fortified")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sub = command(
+        "cascade",
+        "exact odds of each unit, command and the force breaking (LD-4 to LD-12)",
+        _cascade,
+    )
+    sub.add_argument(
+        "file",
+        help="a JSON file: the force and this phase's casualties (see examples/b-company.json)",
+    )
     sub.add_argument("--json", action="store_true", help="print one JSON object")
 
     sub = command("table", "print a probability table of the site as CSV", _table)

@@ -18,7 +18,7 @@ SCRIPT = Path(sys.executable).parent / "rulesref"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True)
+    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, cwd=ROOT)
 
 
 def console_sessions():
@@ -59,6 +59,11 @@ def test_json_carries_the_exact_fraction():
         ["break", "--leadership", "8", "--lost-by", "99999"],
         ["reform", "--leadership", "eight", "--lost-by", "3"],
         ["table", "nonsense"],
+        ["leadership", "--target", "1+"],
+        ["battle", "--attacker", "tank", "--defender", "infantry"],
+        ["battle", "--attacker", "infantry", "--defender", "infantry", "--terrain", "sea"],
+        ["cascade", "no-such-file.json"],
+        ["cascade", "pyproject.toml"],
         ["break", "--leadership", "8", "--lost-by", "3", "--bogus"],
         ["dance"],
         [],
@@ -70,6 +75,36 @@ def test_bad_input_is_one_line_and_status_2(args):
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_cascade_agrees_with_the_package():
+    """LD-4 to LD-12: the command's JSON is cascade_probabilities on the same force."""
+    from rulesref.cli import _force
+    from rulesref.leadership import cascade_probabilities
+
+    data = json.loads((ROOT / "examples/b-company.json").read_text())
+    odds = cascade_probabilities(*_force(data))
+    result = json.loads(run("cascade", "examples/b-company.json", "--json").stdout)
+    assert Rational(result["force_breaks"]) == odds.force_breaks == Rational(1, 4)
+    assert {k: Rational(v) for k, v in result["unit_removed"].items()} == odds.unit_removed
+
+
+@pytest.mark.parametrize(
+    "force, message",
+    [
+        ([1], "one JSON object"),
+        ({"commands": 5}, "commands must be a JSON list"),
+        ({"commands": [{"name": "x", "units": 3}]}, "units must be a JSON list"),
+        ({"commands": [{"name": "x", "units": [{"name": "a", "starting": 5}]}]}, "leadership"),
+        ({"commands": [], "colour": "red"}, "colour"),
+    ],
+)
+def test_cascade_refuses_a_bad_force(tmp_path, force, message):
+    path = tmp_path / "force.json"
+    path.write_text(json.dumps(force))
+    result = run("cascade", str(path))
+    assert result.returncode == 2 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_help_shows_examples():
