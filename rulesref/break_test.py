@@ -18,7 +18,7 @@ from enum import Enum
 from sympy import Rational
 
 from rulesref.dice import ways_at_most, with_rerolls
-from rulesref.errors import RulesError, dice_roll, whole_number
+from rulesref.errors import RulesError, dice_roll, whole_number, yes_or_no
 
 MAX_LEADERSHIP = 10
 MAX_LOST_BY = 100
@@ -63,7 +63,7 @@ def modified_leadership(leadership: int, lost_by: int, *, steadfast: bool = Fals
     """
     whole_number("leadership", leadership, 0, MAX_LEADERSHIP)
     whole_number("lost_by", lost_by, 0, MAX_LOST_BY)
-    return leadership if steadfast else leadership - lost_by
+    return leadership if yes_or_no("steadfast", steadfast) else leadership - lost_by
 
 
 # --8<-- [end:modified_leadership]
@@ -71,7 +71,15 @@ def modified_leadership(leadership: int, lost_by: int, *, steadfast: bool = Fals
 
 # --8<-- [start:is_insane_courage]
 def is_insane_courage(dice: Sequence[int]) -> bool:
-    """BR-5: a natural double 1 on the two dice of a Break test."""
+    """BR-5: a natural double 1 on the two dice of a Break test.
+
+    ```python
+    from rulesref.break_test import is_insane_courage
+
+    print(is_insane_courage((1, 1)), is_insane_courage((1, 2)))
+    #> True False
+    ```
+    """
     return tuple(dice_roll("dice", dice, 2)) == (1, 1)
 
 
@@ -114,8 +122,8 @@ def break_test_probability(
     ```
     """
     target = modified_leadership(leadership, lost_by, steadfast=steadfast)
-    chance = _stands_chance(target, insane_courage=insane_courage)
-    return with_rerolls(chance) if reroll else chance
+    chance = _stands_chance(target, insane_courage=yes_or_no("insane_courage", insane_courage))
+    return with_rerolls(chance) if yes_or_no("reroll", reroll) else chance
 
 
 # --8<-- [end:break_test_probability]
@@ -158,6 +166,7 @@ def resolve_break_test(
     """
     target = modified_leadership(leadership, lost_by, steadfast=steadfast)
     total = sum(dice_roll("dice", dice, 2))
+    yes_or_no("insane_courage", insane_courage)
     if total <= target:
         return BreakTestResult(
             Outcome.STANDS,
@@ -238,6 +247,8 @@ class Unit:
         if self.unit_strength is None:
             object.__setattr__(self, "unit_strength", self.models)
         whole_number("unit_strength", self.unit_strength, 1, MAX_UNIT_STRENGTH)
+        for flag in ("disrupted", "skirmisher", "unbreakable"):
+            yes_or_no(flag, getattr(self, flag))
 
     @property
     def ranks(self) -> int:
@@ -258,7 +269,17 @@ def _units(name: str, side: Side) -> tuple[Unit, ...]:
 # --8<-- [start:usable_ranks]
 def usable_ranks(unit: Unit, *, disrupted_uses_ranks: bool = False) -> int:
     """BR-9, BR-10: ranks a unit may use to claim Steadfast; Disrupted units and
-    Skirmishers use only Unit Strength (BR-C1 offers the other reading for Disrupted)."""
+    Skirmishers use only Unit Strength (BR-C1 offers the other reading for Disrupted).
+
+    ```python
+    from rulesref.break_test import Unit, usable_ranks
+
+    goblins = Unit(models=20, width=5, disrupted=True)
+    print(goblins.ranks, usable_ranks(goblins), usable_ranks(goblins, disrupted_uses_ranks=True))
+    #> 4 0 4
+    ```
+    """
+    yes_or_no("disrupted_uses_ranks", disrupted_uses_ranks)
     if unit.skirmisher or (unit.disrupted and not disrupted_uses_ranks):
         return 0
     return unit.ranks
@@ -292,6 +313,8 @@ def is_steadfast(
     ```
     """
     ours, theirs = _units("side", side), _units("enemy", enemy)
+    yes_or_no("disrupted_uses_ranks", disrupted_uses_ranks)
+    yes_or_no("floor_per_unit", floor_per_unit)
     strength = sum(unit.unit_strength for unit in ours)
     enough = all(u.unit_strength >= 10 for u in ours) if floor_per_unit else strength >= 10
     our_ranks = sum(usable_ranks(u, disrupted_uses_ranks=disrupted_uses_ranks) for u in ours)
@@ -325,8 +348,9 @@ def reform_test_probability(
     #> 5/18 13/18
     ```
     """
+    yes_or_no("unbreakable", unbreakable)
     target = modified_leadership(leadership, lost_by, steadfast=steadfast or unbreakable)
-    return _stands_chance(target, insane_courage=insane_courage)
+    return _stands_chance(target, insane_courage=yes_or_no("insane_courage", insane_courage))
 
 
 # --8<-- [end:reform_test_probability]
@@ -405,6 +429,10 @@ def reform_permission(
     if result not in RESULTS:
         raise RulesError(f"result must be one of {', '.join(RESULTS)}, got {result!r}")
     whole_number("engaged_facings", engaged_facings, 1, len(FACINGS))
+    if yes_or_no("fled", fled) and result != "lost":
+        raise RulesError(f"fled must be False for a unit that {result} (only a loser flees)")
+    if yes_or_no("enemy_fled", enemy_fled) and result != "won":
+        raise RulesError(f"enemy_fled must be False for a unit that {result} (only a loser flees)")
     if fled:
         clause = "BR-15" if result == "lost" else "BR-13"
         return ReformPermission(Reform.NOT_ALLOWED, clause, "a unit that fled cannot reform")
@@ -463,6 +491,10 @@ def check_combat_reform(before: Sequence[Contact], after: Sequence[Contact]) -> 
     #> would touch Knights on a new facing: front
     ```
     """
+
+    for name, contacts in (("before", before), ("after", after)):
+        if isinstance(contacts, str) or not all(isinstance(c, Contact) for c in contacts):
+            raise RulesError(f"{name} must be a sequence of Contacts, got {contacts!r}")
 
     def in_contact(contacts: Sequence[Contact]) -> set[str]:
         return {c.model for c in contacts} | {c.enemy_model for c in contacts}

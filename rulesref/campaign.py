@@ -31,6 +31,7 @@ TERRAINS = ("open", "forest", "woods", "mountain")
 ROLLS = ("attack", "defence")
 ROLES = ("attacker", "defender")
 MAX_PLATOONS = 1000
+MAX_BATTLE_DAMAGE = 2 * MAX_PLATOONS * 10  # beyond any sum of modified d6 rolls
 MAX_LEADERSHIP = 12
 
 
@@ -59,6 +60,8 @@ class Platoon:
         one_of("kind", self.kind, KINDS)
         one_of("state", self.state, STATES)
         yes_or_no("supplied", self.supplied)
+        if not isinstance(self.name, str):
+            raise RulesError(f"name must be text, got {self.name!r}")
 
     @property
     def steps_left(self) -> int:
@@ -399,6 +402,16 @@ def explain_roll(battle: Battle, role: str, index: int) -> RollExplanation:
 Policy = Callable[[Sequence[Platoon], int], tuple[int, ...]]
 
 
+def _leadership_check(leadership: object) -> "LeadershipCheck":
+    if leadership is None:
+        return LeadershipCheck()
+    if not isinstance(leadership, LeadershipCheck):
+        raise RulesError(
+            f"leadership must be a LeadershipCheck, e.g. LeadershipCheck(9), got {leadership!r}"
+        )
+    return leadership
+
+
 # --8<-- [start:policies]
 def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     """CA-15 policy (CA-C9, the default): spread the hits so that as few platoons as
@@ -413,6 +426,7 @@ def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...
     ```
     """
     left = [p.steps_left for p in platoons]
+    hits = _assignable(platoons, hits)
     given = [0] * len(left)
     for level in (3, 2, 1):
         for index, steps in enumerate(left):
@@ -432,6 +446,7 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     #> (2, 1, 0)
     ```
     """
+    hits = _assignable(platoons, hits)
     given = [0] * len(platoons)
     for index in sorted(range(len(platoons)), key=lambda i: platoons[i].steps_left):
         given[index] = min(hits, platoons[index].steps_left)
@@ -440,6 +455,11 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
 
 
 # --8<-- [end:policies]
+
+
+def _assignable(platoons: Sequence[Platoon], hits: int) -> int:
+    """The hits a policy is asked to place: no more than the platoons can take (CA-16)."""
+    return whole_number("hits", hits, 0, sum(p.steps_left for p in platoons))
 
 
 # --8<-- [start:hits_from_damage]
@@ -453,6 +473,7 @@ def hits_from_damage(battle_damage: int) -> int:
     #> 2 0 0
     ```
     """
+    whole_number("battle_damage", battle_damage, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
     return max(battle_damage // 6, 0)
 
 
@@ -749,7 +770,7 @@ def resolve_battle(
     #> 7 1 attacker
     ```
     """
-    leadership = leadership or LeadershipCheck()
+    leadership = _leadership_check(leadership)
     steps, sides = [], {}
     dice = {"attacker": attacker_dice, "defender": defender_dice}
     for role in ROLES:
@@ -905,7 +926,7 @@ def battle_odds(
     #> {0: 35/36, 1: 1/36} {'attacker': 7/12, 'defender': 5/18, None: 5/36}
     ```
     """
-    leadership = leadership or LeadershipCheck()
+    leadership = _leadership_check(leadership)
     rolls = _explained(battle)
     damage = {role: _damage_counts(rolls, role) for role in ROLES}
     # the Battle Damage of a side decides the hits on the other one

@@ -28,8 +28,12 @@ from functools import cache
 from gmpy2 import mpz
 from sympy import Rational
 
+from rulesref.errors import RulesError, whole_number
+
 FACES = range(1, 7)
 D6 = tuple(FACES)
+MAX_DICE = 10_000
+MAX_TARGET = 6 * MAX_DICE
 
 
 def _pack(counts: Sequence[int], width: int) -> int:
@@ -109,6 +113,8 @@ def total_counts(dice: int) -> tuple[int, ...]:
 
 def ways_at_most(target: int, *, dice: int) -> int:
     """How many of the 6**dice rolls of `dice` d6 total `target` or less."""
+    whole_number("dice", dice, 0, MAX_DICE)
+    whole_number("target", target, -MAX_TARGET, MAX_TARGET)
     return sum(total_counts(dice)[: max(target + 1, 0)])
 
 
@@ -135,6 +141,9 @@ def with_rerolls(chance: Rational, rerolls: int = 1) -> Rational:
     #> 3/4
     ```
     """
+    if not isinstance(chance, Rational) or not 0 <= chance <= 1:
+        raise RulesError(f"chance must be a sympy Rational from 0 to 1, got {chance!r}")
+    whole_number("rerolls", rerolls, 0, MAX_DICE)
     # every one of the rerolls + 1 tries fails: (1 - p)**(rerolls + 1), in whole numbers
     rolls = chance.q ** (rerolls + 1)
     return Rational(rolls - (chance.q - chance.p) ** (rerolls + 1), rolls)

@@ -71,7 +71,7 @@ def leadership_test_probability(
     """
     target = leadership_target(target)
     whole_number("rerolls", rerolls, 0, MAX_REROLLS)
-    if ignore:
+    if yes_or_no("ignore", ignore):
         return Rational(1)
     return with_rerolls(chance_at_least(target, dice=1), rerolls)
 

@@ -132,6 +132,8 @@ def test_leadership_calculator_shows_the_functions_numbers(visits):
     page = visits("/tools/calculators/?leadership.target=5&leadership.rerolls=2")
     ready(page, "leadership")
     assert shown(page, "leadership") == Rational(19, 27)
+    page.fill("#leadership input[name=target]", "4+")  # as the rules write it
+    assert shown(page, "leadership") == leadership_test_probability("4+", rerolls=2)
     for target, rerolls, ignore in product(range(2, 7), range(4), (False, True)):
         page.fill("#leadership input[name=target]", str(target))
         page.fill("#leadership input[name=rerolls]", str(rerolls))

@@ -200,6 +200,26 @@ def test_hits_odds_are_the_hits_of_battle_odds(name):
     assert hits_odds(battle) == battle_odds(battle).hits
 
 
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: fewest_withdrawals([Platoon()], -1), "hits"),
+        (lambda: fewest_withdrawals([Platoon()], 10), "hits"),
+        (lambda: most_withdrawals([Platoon(state="damaged")], 3), "hits"),
+        (lambda: hits_from_damage(7.5), "battle_damage"),
+        (
+            lambda: battle_odds(Battle(Side([Platoon()]), Side([Platoon()])), leadership=7),
+            "leadership",
+        ),
+        (lambda: Platoon(name=3), "name"),
+    ],
+)
+def test_public_helpers_refuse_bad_input_by_name(call, name):
+    """CA-13, CA-15, CA-C5: no number for nonsense."""
+    with pytest.raises(RulesError, match=f"^{name} must be"):
+        call()
+
+
 def test_exact_odds_with_a_given_pass_chance():
     """CA-C5: the leadership check as a given probability."""
     check = LeadershipCheck(chance=Rational(1, 3))

@@ -3,6 +3,7 @@
 from collections import Counter
 from itertools import product
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sympy import Rational
@@ -18,6 +19,7 @@ from rulesref.dice import (
     total_counts,
     with_rerolls,
 )
+from rulesref.errors import RulesError
 
 
 def rolls(dice):
@@ -88,3 +90,19 @@ def test_sum_counts_match_enumeration(dice):
 
 def test_many_dice_need_no_recursion():
     assert sum(total_counts(2000)) == 6**2000
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: chance_at_most(3, dice=-1), "dice"),
+        (lambda: chance_at_least(3, dice=2.0), "dice"),
+        (lambda: chance_at_most("3", dice=2), "target"),
+        (lambda: with_rerolls(Rational(1, 2), -1), "rerolls"),
+        (lambda: with_rerolls(0.5), "chance"),
+        (lambda: with_rerolls(Rational(3, 2)), "chance"),
+    ],
+)
+def test_bad_input_is_refused_by_name(call, name):
+    with pytest.raises(RulesError, match=f"^{name} must be"):
+        call()

@@ -28,7 +28,8 @@
   function readInputs(form, data) {
     const values = {};
     for (const [name, [low, high]] of Object.entries(data.inputs)) {
-      const text = form.elements[name].value.trim();
+      let text = form.elements[name].value.trim();
+      if (name === "target") text = text.replace(/^([0-9]+)\+$/, "$1"); // a d6 Leadership: "4+"
       const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : NaN;
       if (!(value >= low && value <= high)) {
         const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
