@@ -223,7 +223,17 @@ class Battle:
 
 # --8<-- [start:cavalry_barred]
 def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
-    """CA-10: cavalry rolls no combat die in mountains or woods (CA-C12: it still takes hits)."""
+    """CA-10: cavalry rolls no combat die in mountains or woods (CA-C12: it still takes hits).
+
+    ```python
+    from rulesref.campaign import Battle, Platoon, Side, cavalry_barred
+
+    horse = Platoon("cavalry")
+    battle = Battle(Side([horse]), Side([Platoon()]), terrain="mountain")
+    print(cavalry_barred(horse, battle))
+    #> True
+    ```
+    """
     return platoon.kind == "cavalry" and battle.in_terrain("mountain", "woods")
 
 
@@ -1191,7 +1201,15 @@ def after_hq_surrender(choice: str) -> AfterSurrender:
 
 
 def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:
-    """The platoons of an army cut off from supply (CA-23, CA-24), for CA-11."""
+    """The platoons of an army cut off from supply (CA-23, CA-24), for CA-11.
+
+    ```python
+    from rulesref.campaign import Platoon, out_of_supply
+
+    print([p.supplied for p in out_of_supply([Platoon(), Platoon("artillery")])])
+    #> [False, False]
+    ```
+    """
     return tuple(replace(p, supplied=False) for p in platoons)
 
 

@@ -133,7 +133,17 @@ def break_test_trigger(start: int, before: int, after: int) -> str | None:
 
 def must_take_break_test(start: int, before: int, after: int) -> bool:
     """LD-5, LD-6: whether a unit of `start` models that went from `before` to `after`
-    models this phase takes a Break test at its end."""
+    models this phase takes a Break test at its end.
+
+    ```python
+    from rulesref.leadership import must_take_break_test
+
+    print(must_take_break_test(10, 7, 4), must_take_break_test(10, 4, 3))  # LD-5, LD-6
+    #> True True
+    print(must_take_break_test(10, 10, 5), must_take_break_test(10, 4, 4))
+    #> False False
+    ```
+    """
     return break_test_trigger(start, before, after) is not None
 
 
@@ -154,7 +164,15 @@ def command_must_test(start_units: int, before_units: int, after_units: int) -> 
 
 
 def force_must_test(start_units: int, before_units: int, after_units: int) -> bool:
-    """LD-11: the same 50% rule over all the units of the force."""
+    """LD-11: the same 50% rule over all the units of the force.
+
+    ```python
+    from rulesref.leadership import force_must_test
+
+    print(force_must_test(8, 6, 3), force_must_test(8, 6, 4))
+    #> True False
+    ```
+    """
     return _falls_below_half(
         start_units, before_units, after_units, ("start_units", "before_units", "after_units")
     )
