@@ -10,6 +10,7 @@ main(["break", "--leadership", "8", "--lost-by", "3"])
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -307,10 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = args.run
     del args.run
     try:
-        print(run(args))
+        print(run(args), flush=True)
     except RulesError as error:
         print(f"rulesref {args.command}: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
