@@ -16,6 +16,7 @@ print(table.csv().splitlines()[7])  # the row of Leadership 8
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 
 from sympy import Rational
@@ -26,6 +27,7 @@ from rulesref.break_test import (
     break_test_probability,
     reform_test_probability,
 )
+from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side, battle_odds
 from rulesref.leadership import leadership_test_probability
 
 LEADERSHIP = range(2, MAX_LEADERSHIP + 1)
@@ -110,34 +112,78 @@ def tables() -> tuple[Table, ...]:
 
 
 def _calculator(
-    probability: Callable[..., Rational],
+    answer: Callable[..., Rational | dict[str, Rational] | None],
     inputs: dict[str, tuple[int, int]],
     options: tuple[str, ...],
+    outcomes: tuple[str, ...] = (),
 ) -> dict:
-    """Every answer of `probability` over whole-number `inputs` (name: lowest, highest),
-    nested in the order of `inputs`, then by the yes/no `options` packed into one index
-    (the first option the highest bit)."""
+    """Every answer over whole-number `inputs` (name: lowest, highest), nested in the order
+    of `inputs`, then by the yes/no `options` packed into one index (the first option the
+    highest bit). An answer is a fraction as text; with `outcomes`, a list of fractions,
+    one per outcome; None where the inputs describe no possible case."""
+
+    def as_text(value: Rational | dict[str, Rational] | None) -> str | list[str] | None:
+        if isinstance(value, dict):
+            return [str(value[outcome]) for outcome in outcomes]
+        return None if value is None else str(value)
 
     def answers(fixed: dict, names: list[str]) -> list:
         if not names:
             return [
-                str(probability(**fixed, **dict(zip(options, flags, strict=True))))
+                as_text(answer(**fixed, **dict(zip(options, flags, strict=True))))
                 for flags in product((False, True), repeat=len(options))
             ]
         name, *rest = names
         low, high = inputs[name]
         return [answers({**fixed, name: value}, rest) for value in range(low, high + 1)]
 
-    return {"inputs": inputs, "options": options, "answers": answers({}, list(inputs))}
+    data = {"inputs": inputs, "options": options, "answers": answers({}, list(inputs))}
+    return {**data, "outcomes": outcomes} if outcomes else data
 
 
+BATTLE_KINDS = ("infantry", "cavalry", "artillery")
+BATTLE_SIZE = 3  # platoons a side, at most, in the battle calculator
+
+
+def small_battle_victor(*, terrain: int, fortified: bool, **platoons: int) -> dict | None:
+    """Who wins a small campaign battle of fresh, supplied platoons (CA-2 to CA-18), each
+    side 1 to 3 platoons given as counts (`attacker_infantry=2, ...`); `terrain` is an
+    index into TERRAINS. None when a side has no platoon or more than three.
+
+    ```python
+    from rulesref.tables import small_battle_victor
+
+    three_infantry = {"infantry": 3, "cavalry": 0, "artillery": 0}
+    sides = {f"{role}_{k}": n for role in ("attacker", "defender") for k, n in three_infantry.items()}
+    print(small_battle_victor(terrain=0, fortified=False, **sides))
+    #> {'attacker wins': 2401/11664, 'defender wins': 11207/15552, 'no victor': 3431/46656}
+    ```
+    """
+    sides = []
+    for role in ROLES:
+        members = [
+            Platoon(kind) for kind in BATTLE_KINDS for _ in range(platoons[f"{role}_{kind}"])
+        ]
+        if not 1 <= len(members) <= BATTLE_SIZE:
+            return None
+        sides.append(Side(members, fortified=fortified and role == "defender"))
+    victor = battle_odds(Battle(*sides, terrain=TERRAINS[terrain])).victor
+    return {
+        "attacker wins": victor["attacker"],
+        "defender wins": victor["defender"],
+        "no victor": victor[None],
+    }
+
+
+@cache
 def calculator_data() -> dict:
     """Every answer the site's calculators can show, by calculator.
 
     Each has `inputs` (whole numbers, each with its lowest and highest value),
     `options` (yes/no) and `answers`: exact fractions as text, nested by input
     (`answers[leadership - lowest][lost_by - lowest][flags]`), where `flags` packs the
-    options, the first as the highest bit.
+    options, the first as the highest bit. The battle calculator's answers list one
+    fraction for each of its `outcomes` (None: a side with no platoon, or too many).
     """
     test = {"leadership": (0, MAX_LEADERSHIP), "lost_by": (0, MAX_LOST_BY)}
     return {
@@ -151,5 +197,15 @@ def calculator_data() -> dict:
             leadership_test_probability,
             {"target": (2, 6), "rerolls": (0, CALCULATOR_REROLLS)},
             ("ignore",),
+        ),
+        "battle": {"impossible": "each side needs 1 to 3 platoons"}
+        | _calculator(
+            small_battle_victor,
+            {
+                **{f"{role}_{kind}": (0, BATTLE_SIZE) for role in ROLES for kind in BATTLE_KINDS},
+                "terrain": (0, len(TERRAINS) - 1),
+            },
+            ("fortified",),
+            ("attacker wins", "defender wins", "no victor"),
         ),
     }

@@ -15,7 +15,9 @@ from playwright.sync_api import sync_playwright
 from sympy import Rational
 
 from rulesref.break_test import break_test_probability, reform_test_probability
+from rulesref.campaign import Battle, Platoon, Side, battle_odds
 from rulesref.leadership import leadership_test_probability
+from rulesref.tables import BATTLE_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -142,6 +144,42 @@ def test_leadership_calculator_shows_the_functions_numbers(visits):
         assert shown(page, "leadership") == expected, (target, rerolls, ignore)
 
 
+def test_battle_calculator_shows_the_functions_numbers(visits):
+    """CA-2 to CA-18: three cavalry, artillery and infantry battles, in several terrains."""
+    page = visits("/tools/calculators/#campaign-battle")
+    ready(page, "battle")
+    for attacker, defender, terrain, fortified in [
+        ((3, 0, 0), (3, 0, 0), "open", False),
+        ((2, 1, 0), (3, 0, 0), "mountain", True),
+        ((0, 1, 2), (1, 0, 1), "woods", False),
+    ]:
+        for role, counts in (("attacker", attacker), ("defender", defender)):
+            for kind, n in zip(BATTLE_KINDS, counts, strict=True):
+                page.fill(f"#battle input[name={role}_{kind}]", str(n))
+        page.select_option("#battle select[name=terrain]", label=terrain)
+        page.set_checked("#battle input[name=fortified]", fortified)
+        sides = [
+            Side(
+                [
+                    Platoon(kind)
+                    for kind, n in zip(BATTLE_KINDS, counts, strict=True)
+                    for _ in range(n)
+                ],
+                fortified=fortified and role == "defender",
+            )
+            for role, counts in (("attacker", attacker), ("defender", defender))
+        ]
+        victor = battle_odds(Battle(*sides, terrain=terrain)).victor
+        shown_fractions = page.locator("#battle .rr-fraction").all_text_contents()
+        assert [Rational(text) for text in shown_fractions] == [
+            victor["attacker"],
+            victor["defender"],
+            victor[None],
+        ]
+    page.fill("#battle input[name=attacker_infantry]", "3")  # 3 + 0 + 1 + 2: too many
+    assert "each side needs 1 to 3 platoons" in page.text_content("#battle .rr-error")
+
+
 def test_a_shared_address_restores_the_inputs(visits):
     page = visits("/tools/calculators/")
     ready(page, "break")
@@ -172,6 +210,8 @@ def test_a_shared_address_restores_the_inputs(visits):
         ("reform.leadership=", "leadership must be"),
         ("leadership.target=7", "target must be a whole number from 2 to 6"),
         ("leadership.rerolls=4", "rerolls must be"),
+        ("battle.terrain=sea", "terrain must be one of 0, 1, 2, 3"),
+        ("battle.defender_infantry=0", "each side needs 1 to 3 platoons"),
     ],
 )
 def test_a_bad_address_shows_an_error_and_runs_nothing(visits, query, message):

@@ -12,8 +12,9 @@ from rulesref.break_test import (
     break_test_probability,
     reform_test_probability,
 )
+from rulesref.campaign import TERRAINS, Battle, Platoon, Side, battle_odds
 from rulesref.leadership import leadership_test_probability
-from rulesref.tables import break_test_table, calculator_data, percent, tables
+from rulesref.tables import BATTLE_KINDS, break_test_table, calculator_data, percent, tables
 
 
 def test_break_test_table_is_the_function():
@@ -75,3 +76,30 @@ def test_leadership_calculator_data():
     for target, rerolls, ignore in product(range(2, 7), range(4), (False, True)):
         expected = leadership_test_probability(target, rerolls=rerolls, ignore=ignore)
         assert Rational(data["answers"][target - 2][rerolls][ignore]) == expected
+
+
+def test_battle_calculator_data():
+    """CA-2 to CA-18: each small battle the calculator offers is battle_odds' victor."""
+    data = calculator_data()["battle"]
+    assert data["outcomes"] == ("attacker wins", "defender wins", "no victor")
+    names = list(data["inputs"])
+    samples = [(3, 0, 0, 3, 0, 0, 0, 0), (1, 1, 1, 0, 0, 2, 3, 1), (0, 2, 0, 1, 0, 0, 2, 0)]
+    for *counts, terrain, fortified in samples:
+        node = data["answers"]
+        for value in (*counts, terrain):
+            node = node[value]
+        sides = []
+        for role, side_counts in (("attacker", counts[:3]), ("defender", counts[3:])):
+            kinds = zip(BATTLE_KINDS, side_counts, strict=True)
+            platoons = [Platoon(kind) for kind, n in kinds for _ in range(n)]
+            sides.append(Side(platoons, fortified=bool(fortified) and role == "defender"))
+        victor = battle_odds(Battle(*sides, terrain=TERRAINS[terrain])).victor
+        assert [Rational(p) for p in node[fortified]] == [
+            victor["attacker"],
+            victor["defender"],
+            victor[None],
+        ]
+    assert names[-1] == "terrain"
+    # a side with no platoon, or more than three, is no battle
+    assert data["answers"][0][0][0][1][0][0][0][0] is None
+    assert data["answers"][3][1][0][1][0][0][0][0] is None

@@ -1,7 +1,7 @@
 """MkDocs hook: generate the site's data files from rulesref at build time.
 
 - `downloads/<table>.csv`: every probability table of the site, exact fractions;
-- `data/calculators.json`: every answer the calculators can show.
+- `data/<calculator>.json`: every answer each calculator can show.
 
 They are computed by the package, never written by hand, so a download always agrees
 with the page and with `rulesref` itself.
@@ -17,6 +17,7 @@ from rulesref.tables import calculator_data, tables
 def on_files(files, config):
     for table in tables():
         files.append(File.generated(config, f"downloads/{table.name}.csv", content=table.csv()))
-    data = json.dumps(calculator_data(), separators=(",", ":"))
-    files.append(File.generated(config, "data/calculators.json", content=data))
+    for name, data in calculator_data().items():
+        content = json.dumps(data, separators=(",", ":"))
+        files.append(File.generated(config, f"data/{name}.json", content=content))
     return files

@@ -1,9 +1,10 @@
 // The site's calculators: look up answers that rulesref computed at build time.
 //
-// No rule is implemented here. calculators.json holds, for every valid input, the
-// exact fraction computed by the Python package (rulesref.tables.calculator_data);
-// this script reads the inputs (from the form or the page address), checks them
-// against the ranges in that file, and shows the stored answer. Inputs are kept in the address so a link reproduces a view.
+// No rule is implemented here. Each calculator's data file (data/<id>.json, written by
+// rulesref.tables.calculator_data) holds, for every valid input, the exact fraction
+// computed by the Python package; this script reads the inputs (from the form or the
+// page address), checks them against the ranges in that file, and shows the stored
+// answer. Inputs are kept in the address so a link reproduces a view.
 "use strict";
 
 (() => {
@@ -18,14 +19,19 @@
     return [Number(numerator), Number(denominator)];
   }
 
-  function complement([numerator, denominator]) {
-    return denominator === 1 && numerator <= 1
-      ? `${1 - numerator}`
-      : `${denominator - numerator}/${denominator}`;
-  }
+  const initial = (element) =>
+    element.type === "checkbox" ? (element.defaultChecked ? "1" : "0")
+      : element.tagName === "SELECT" ? [...element.options].find((o) => o.defaultSelected).value
+        : element.defaultValue;
+
+  const current = (element) =>
+    element.type === "checkbox" ? (element.checked ? "1" : "0") : element.value.trim();
 
   // Read one calculator's inputs; an invalid one gives an error message, never a value.
   function readInputs(form, data) {
+    for (const element of form.elements) {
+      if (element.dataset.invalid !== undefined) return { error: element.dataset.invalid };
+    }
     const values = {};
     for (const [name, [low, high]] of Object.entries(data.inputs)) {
       let text = form.elements[name].value.trim();
@@ -42,30 +48,64 @@
     return values;
   }
 
-  function show(calculator, data) {
-    const form = calculator.querySelector("form");
-    const result = calculator.querySelector(".rr-result");
-    const error = calculator.querySelector(".rr-error");
-    const inputs = readInputs(form, data);
-    if (inputs.error) {
-      error.textContent = inputs.error;
-      error.hidden = false;
-      result.hidden = true;
-      return;
-    }
-    let answers = data.answers;
-    for (const [name, [low]] of Object.entries(data.inputs)) answers = answers[inputs[name] - low];
-    const yes = answers[inputs.flags];
-    const no = complement(parseFraction(yes));
+  // A yes/no answer: the fraction, its complement, and a two-part bar.
+  function showChance(calculator, yes) {
     const [n, d] = parseFraction(yes);
     calculator.querySelector(".rr-fraction").textContent = yes;
     calculator.querySelector(".rr-percent").textContent = `(${percent(n, d)})`;
-    calculator.querySelector(".rr-fraction-no").textContent = no;
+    calculator.querySelector(".rr-fraction-no").textContent = n === 0 ? "1" : n === d ? "0" : `${d - n}/${d}`;
     calculator.querySelector(".rr-percent-no").textContent = `(${percent(d - n, d)})`;
     calculator.querySelector(".rr-bar-yes").style.width = percent(n, d);
     calculator.querySelector(".rr-bar-no").style.width = percent(d - n, d);
     calculator.querySelector(".rr-bar").setAttribute(
       "aria-label", `${percent(n, d)} against ${percent(d - n, d)}`);
+  }
+
+  // Several outcomes: one line each and a bar of as many parts, built as text nodes.
+  function showOutcomes(calculator, outcomes, fractions) {
+    const box = calculator.querySelector(".rr-outcomes");
+    const bar = document.createElement("div");
+    bar.className = "rr-bar";
+    bar.setAttribute("role", "img");
+    const lines = outcomes.map((outcome, index) => {
+      const [n, d] = parseFraction(fractions[index]);
+      const line = document.createElement("p");
+      line.className = "rr-answer";
+      const label = document.createElement("span");
+      label.className = `rr-outcome-${index}`;
+      label.textContent = outcome;
+      const fraction = document.createElement("strong");
+      fraction.className = "rr-fraction";
+      fraction.textContent = fractions[index];
+      line.append(label, ": ", fraction, ` (${percent(n, d)})`);
+      const part = document.createElement("span");
+      part.className = `rr-outcome-${index}`;
+      part.style.width = percent(n, d);
+      bar.append(part);
+      return line;
+    });
+    bar.setAttribute("aria-label", outcomes.map((o, i) => `${o} ${fractions[i]}`).join(", "));
+    box.replaceChildren(...lines, bar);
+  }
+
+  function show(calculator, data) {
+    const form = calculator.querySelector("form");
+    const result = calculator.querySelector(".rr-result");
+    const error = calculator.querySelector(".rr-error");
+    const inputs = readInputs(form, data);
+    let answer = data.answers;
+    if (!inputs.error) {
+      for (const [name, [low]] of Object.entries(data.inputs)) answer = answer[inputs[name] - low];
+      answer = answer[inputs.flags];
+    }
+    if (inputs.error || answer === null) {
+      error.textContent = inputs.error || data.impossible;
+      error.hidden = false;
+      result.hidden = true;
+      return;
+    }
+    if (data.outcomes) showOutcomes(calculator, data.outcomes, answer);
+    else showChance(calculator, answer);
     error.hidden = true;
     result.hidden = false;
   }
@@ -75,13 +115,21 @@
   function fromAddress(calculator, params) {
     for (const element of calculator.querySelector("form").elements) {
       const key = `${calculator.id}.${element.name}`;
-      if (!params.has(key)) continue;
+      if (!element.name || !params.has(key)) continue;
       const value = params.get(key);
+      const shown = `"${value.slice(0, 40)}"`;
       if (element.type === "checkbox") {
         if (value !== "0" && value !== "1") {
-          element.dataset.invalid = value;
+          element.dataset.invalid = `${element.name} must be 0 or 1, got ${shown}`;
         }
         element.checked = value === "1";
+      } else if (element.tagName === "SELECT") {
+        const allowed = [...element.options].map((option) => option.value);
+        if (!allowed.includes(value)) {
+          element.dataset.invalid = `${element.name} must be one of ${allowed.join(", ")}, got ${shown}`;
+        } else {
+          element.value = value;
+        }
       } else {
         element.value = value;
       }
@@ -92,51 +140,33 @@
     const params = new URLSearchParams(location.search);
     for (const calculator of calculators) {
       for (const element of calculator.querySelector("form").elements) {
+        if (!element.name) continue;
         const key = `${calculator.id}.${element.name}`;
-        const value = element.type === "checkbox"
-          ? (element.checked ? "1" : "0")
-          : element.value.trim();
-        const initial = element.type === "checkbox"
-          ? (element.defaultChecked ? "1" : "0")
-          : element.defaultValue;
-        if (value === initial) params.delete(key);
-        else params.set(key, value);
+        if (current(element) === initial(element)) params.delete(key);
+        else params.set(key, current(element));
       }
     }
     const query = params.toString();
     history.replaceState(null, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
   }
 
-  function checkboxError(calculator) {
-    for (const element of calculator.querySelector("form").elements) {
-      if (element.dataset.invalid !== undefined) {
-        return `${element.name} must be 0 or 1, got "${element.dataset.invalid.slice(0, 40)}"`;
-      }
-    }
-    return null;
-  }
-
   async function start() {
-    const source = new URL(calculators[0].dataset.source, location.href);
-    const data = await (await fetch(source)).json();
+    const files = new Map();
+    const load = (source) => {
+      const url = new URL(source, location.href).href;
+      if (!files.has(url)) files.set(url, fetch(url).then((response) => response.json()));
+      return files.get(url);
+    };
     const params = new URLSearchParams(location.search);
     for (const calculator of calculators) {
-      const own = data[calculator.id];
-      fromAddress(calculator, params);
-      const invalid = checkboxError(calculator);
-      if (invalid) {
-        const error = calculator.querySelector(".rr-error");
-        error.textContent = invalid;
-        error.hidden = false;
-        calculator.querySelector(".rr-result").hidden = true;
-      } else {
-        show(calculator, own);
-      }
+      const data = await load(calculator.dataset.source);
       const form = calculator.querySelector("form");
+      fromAddress(calculator, params);
+      show(calculator, data);
       form.addEventListener("submit", (event) => event.preventDefault());
       form.addEventListener("input", () => {
         for (const element of form.elements) delete element.dataset.invalid;
-        show(calculator, own);
+        show(calculator, data);
         toAddress();
       });
       calculator.dataset.ready = "true";
