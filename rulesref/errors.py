@@ -1,6 +1,21 @@
-"""The package's error for bad input, and the checks that raise it."""
+"""The package's error for bad input, and the one set of checks that raise it.
 
+Every public function and constructor checks its input with these, so a wrong type or
+value ends in a `RulesError` naming the parameter, the value and what is allowed.
+"""
+
+import unicodedata
 from collections.abc import Sequence
+
+from sympy import Rational
+
+MAX_TEXT = 100
+# Characters that could forge or hide printed output: controls (newlines, escape codes),
+# lone surrogates, line and paragraph separators, and the bidirectional overrides.
+_UNSAFE_CATEGORIES = ("Cc", "Cs", "Zl", "Zp")
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 
 
 class RulesError(ValueError):
@@ -19,32 +34,96 @@ class RulesError(ValueError):
     """
 
 
+def _shown(value: object) -> str:
+    """The value as the message shows it: its repr, cut short if it is long."""
+    try:
+        shown = repr(value)
+    except Exception:  # a hostile __repr__ must not hide the error it is part of
+        shown = f"a {type(value).__name__}"
+    return shown if len(shown) <= 200 else shown[:197] + "..."
+
+
 def whole_number(name: str, value: object, low: int, high: int) -> int:
     """Return `value` if it is an int (not a bool) in `low..high`, else raise `RulesError`."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RulesError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+        raise RulesError(f"{name} must be a whole number from {low} to {high}, got {_shown(value)}")
     return value
 
 
 def yes_or_no(name: str, value: object) -> bool:
     """Return `value` if it is True or False, else raise `RulesError`."""
     if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {value!r}")
+        raise RulesError(f"{name} must be True or False, got {_shown(value)}")
     return value
 
 
 def one_of(name: str, value: object, allowed: Sequence[str]) -> str:
     """Return `value` if it is one of the `allowed` words, else raise `RulesError`."""
     if not isinstance(value, str) or value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+        raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {_shown(value)}")
     return value
+
+
+def instance_of(name: str, value: object, kind: type | tuple[type, ...], allowed: str):
+    """Return `value` if it is an instance of `kind` (`allowed` says so in words), else raise."""
+    if not isinstance(value, kind):
+        raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
+    return value
+
+
+def sequence_of(
+    name: str,
+    value: object,
+    kind: type | tuple[type, ...],
+    *,
+    low: int = 0,
+    high: int = 10**6,
+    noun: str = "",
+) -> tuple:
+    """Return `value` as a tuple of `low` to `high` instances of `kind` (a list or tuple,
+    never a string or a mapping), else raise `RulesError`. `noun` names one item in the
+    message (default: the name of `kind`)."""
+    noun = noun or f"a {kind.__name__}"
+    what = f"a sequence of {low} to {high} items, each {noun}"
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise RulesError(f"{name} must be {what}, got {_shown(value)}")
+    if not low <= len(value) <= high:
+        raise RulesError(f"{name} must be {what}, got {len(value)} items")
+    items = tuple(value)
+    for index, item in enumerate(items):
+        if not isinstance(item, kind) or (isinstance(item, bool) and kind is int):
+            raise RulesError(f"{name}[{index}] must be {noun}, got {_shown(item)}")
+    return items
+
+
+def text(name: str, value: object, *, empty: bool = False) -> str:
+    """Return `value` if it is printable text of at most `MAX_TEXT` characters, not blank
+    unless `empty`, else raise `RulesError`. Names end up in printed results, so a control
+    character, a lone surrogate or a bidirectional override is refused."""
+    allowed = f"text of 1 to {MAX_TEXT} printable characters"
+    if not isinstance(value, str) or len(value) > MAX_TEXT or not (empty or value.strip()):
+        raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
+    for char in value:
+        if unicodedata.category(char) in _UNSAFE_CATEGORIES or char in _BIDI_CONTROLS:
+            raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
+    return value
+
+
+def chance(name: str, value: object) -> Rational:
+    """Return `value` if it is an exact probability, a sympy Rational (or an int) from 0
+    to 1, else raise `RulesError` (never a float, a bool or a NaN)."""
+    exact = isinstance(value, Rational) or (isinstance(value, int) and not isinstance(value, bool))
+    if not exact or not 0 <= value <= 1:
+        raise RulesError(f"{name} must be a Rational from 0 to 1, got {_shown(value)}")
+    return Rational(value)
 
 
 def dice_roll(name: str, value: object, count: int) -> tuple[int, ...]:
     """Return `value` as a tuple of `count` d6 results, else raise `RulesError`."""
+    allowed = f"{count} d6 results, each 1 to 6"
     if isinstance(value, str | bytes) or not isinstance(value, Sequence) or len(value) != count:
-        raise RulesError(f"{name} must be {count} d6 results, each 1 to 6, got {value!r}")
+        raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
     for face in value:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise RulesError(f"{name} must be {count} d6 results, each 1 to 6, got {value!r}")
+            raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
     return tuple(value)
