@@ -18,7 +18,16 @@ from enum import Enum
 from sympy import Rational
 
 from rulesref.dice import ways_at_most, with_rerolls
-from rulesref.errors import RulesError, dice_roll, whole_number, yes_or_no
+from rulesref.errors import (
+    RulesError,
+    dice_roll,
+    instance_of,
+    one_of,
+    sequence_of,
+    text,
+    whole_number,
+    yes_or_no,
+)
 
 MAX_LEADERSHIP = 10
 MAX_LOST_BY = 100
@@ -223,7 +232,8 @@ def ranks(models: int, width: int) -> int:
 class Unit:
     """A rank-and-file unit as Steadfast sees it: models in ranks `width` wide.
 
-    `unit_strength` defaults to the number of models.
+    `unit_strength` defaults to the number of models, and is never fewer: each model
+    counts at least 1.
 
     ```python
     from rulesref.break_test import Unit
@@ -246,7 +256,7 @@ class Unit:
         whole_number("width", self.width, 1, self.models)
         if self.unit_strength is None:
             object.__setattr__(self, "unit_strength", self.models)
-        whole_number("unit_strength", self.unit_strength, 1, MAX_UNIT_STRENGTH)
+        whole_number("unit_strength", self.unit_strength, self.models, MAX_UNIT_STRENGTH)
         for flag in ("disrupted", "skirmisher", "unbreakable"):
             yes_or_no(flag, getattr(self, flag))
 
@@ -260,10 +270,7 @@ Side = Unit | Sequence[Unit]
 
 
 def _units(name: str, side: Side) -> tuple[Unit, ...]:
-    units = (side,) if isinstance(side, Unit) else tuple(side)
-    if not units or not all(isinstance(unit, Unit) for unit in units):
-        raise RulesError(f"{name} must be a Unit or a non-empty sequence of Units, got {side!r}")
-    return units
+    return (side,) if isinstance(side, Unit) else sequence_of(name, side, Unit, low=1, high=100)
 
 
 # --8<-- [start:usable_ranks]
@@ -279,6 +286,7 @@ def usable_ranks(unit: Unit, *, disrupted_uses_ranks: bool = False) -> int:
     #> 4 0 4
     ```
     """
+    instance_of("unit", unit, Unit, "a Unit")
     yes_or_no("disrupted_uses_ranks", disrupted_uses_ranks)
     if unit.skirmisher or (unit.disrupted and not disrupted_uses_ranks):
         return 0
@@ -381,13 +389,24 @@ def reform_order(
     #> ('Elves', 'Orcs')
     ```
     """
-    sides = tuple(wanting)
-    if len(sides) < 2:
-        return sides
+    sides = sequence_of("wanting", wanting, str, high=2)
+    for index, side in enumerate(sides):
+        text(f"wanting[{index}]", side)
+    if len(set(sides)) != len(sides):
+        raise RulesError(f"wanting must name each side once, got {sides!r}")
+    if loser is not None and chosen_first is not None:
+        raise RulesError(
+            "loser and chosen_first must not both be given (a combat is lost or drawn), "
+            f"got {loser!r} and {chosen_first!r}"
+        )
+    name = "loser" if loser is not None else "chosen_first"
     first = loser if loser is not None else chosen_first
-    if first not in sides or len(set(sides)) != 2:
+    if first is not None:
+        text(name, first)
+    if len(sides) < 2:  # nobody to order; the loser may be a side that does not reform
+        return sides
+    if first not in sides:
         allowed = "one of the two sides" + ("" if loser is not None else " (after a draw)")
-        name = "loser" if loser is not None else "chosen_first"
         raise RulesError(f"{name} must be {allowed} {sides!r}, got {first!r}")
     return (first, *(side for side in sides if side != first))
 
@@ -426,8 +445,7 @@ def reform_permission(
     #> BR-12
     ```
     """
-    if result not in RESULTS:
-        raise RulesError(f"result must be one of {', '.join(RESULTS)}, got {result!r}")
+    one_of("result", result, RESULTS)
     whole_number("engaged_facings", engaged_facings, 1, len(FACINGS))
     if yes_or_no("fled", fled) and result != "lost":
         raise RulesError(f"fled must be False for a unit that {result} (only a loser flees)")
@@ -462,8 +480,9 @@ class Contact:
     facing: str
 
     def __post_init__(self) -> None:
-        if self.facing not in FACINGS:
-            raise RulesError(f"facing must be one of {', '.join(FACINGS)}, got {self.facing!r}")
+        for name in ("model", "enemy_model", "enemy_unit"):
+            text(name, getattr(self, name))
+        one_of("facing", self.facing, FACINGS)
 
 
 @dataclass(frozen=True)
@@ -491,10 +510,8 @@ def check_combat_reform(before: Sequence[Contact], after: Sequence[Contact]) -> 
     #> would touch Knights on a new facing: front
     ```
     """
-
-    for name, contacts in (("before", before), ("after", after)):
-        if isinstance(contacts, str) or not all(isinstance(c, Contact) for c in contacts):
-            raise RulesError(f"{name} must be a sequence of Contacts, got {contacts!r}")
+    before = sequence_of("before", before, Contact, high=MAX_MODELS)
+    after = sequence_of("after", after, Contact, high=MAX_MODELS)
 
     def in_contact(contacts: Sequence[Contact]) -> set[str]:
         return {c.model for c in contacts} | {c.enemy_model for c in contacts}

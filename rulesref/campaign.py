@@ -22,7 +22,17 @@ from dataclasses import dataclass, field, replace
 from sympy import Rational
 
 from rulesref.dice import D6, chance_at_most, sum_counts
-from rulesref.errors import RulesError, dice_roll, one_of, whole_number, yes_or_no
+from rulesref.errors import (
+    RulesError,
+    chance,
+    dice_roll,
+    instance_of,
+    one_of,
+    sequence_of,
+    text,
+    whole_number,
+    yes_or_no,
+)
 
 KINDS = ("infantry", "cavalry", "artillery", "command")
 STATES = ("fresh", "damaged", "fubar", "withdrawn")  # the damage scale, best first (CA-C1)
@@ -60,8 +70,7 @@ class Platoon:
         one_of("kind", self.kind, KINDS)
         one_of("state", self.state, STATES)
         yes_or_no("supplied", self.supplied)
-        if not isinstance(self.name, str):
-            raise RulesError(f"name must be text, got {self.name!r}")
+        text("name", self.name, empty=True)
 
     @property
     def steps_left(self) -> int:
@@ -103,15 +112,17 @@ class Side:
     name: str = ""
 
     def __post_init__(self) -> None:
-        platoons = tuple(self.platoons) if isinstance(self.platoons, Sequence) else ()
-        if not all(isinstance(p, Platoon) for p in platoons):
-            raise RulesError(f"platoons must be a sequence of Platoons, got {self.platoons!r}")
-        whole_number("number of platoons", len(platoons), 1, MAX_PLATOONS)
+        platoons = sequence_of("platoons", self.platoons, Platoon, low=1, high=MAX_PLATOONS)
         if not any(p.in_combat for p in platoons):
             raise RulesError("platoons must include one that is not withdrawn, got none")
         object.__setattr__(self, "platoons", platoons)
         if self.declarations is not None:
-            declarations = tuple(self.declarations)
+            declarations = sequence_of(
+                "declarations",
+                self.declarations,
+                (str, type(None)),
+                noun="'attack', 'defence' or None",
+            )
             if len(declarations) != len(platoons):
                 raise RulesError(
                     f"declarations must give one entry per platoon ({len(platoons)}), "
@@ -122,6 +133,7 @@ class Side:
                     one_of("declaration", entry, ROLLS)
             object.__setattr__(self, "declarations", declarations)
         yes_or_no("fortified", self.fortified)
+        text("name", self.name, empty=True)
 
 
 # --8<-- [end:side]
@@ -171,12 +183,10 @@ class Battle:
 
     def __post_init__(self) -> None:
         for role in ROLES:
-            if not isinstance(getattr(self, role), Side):
-                raise RulesError(f"{role} must be a Side, got {getattr(self, role)!r}")
+            instance_of(role, getattr(self, role), Side, "a Side")
         one_of("terrain", self.terrain, TERRAINS)
         yes_or_no("garrison", self.garrison)
-        if not isinstance(self.readings, Readings):
-            raise RulesError(f"readings must be a Readings, got {self.readings!r}")
+        instance_of("readings", self.readings, Readings, "a Readings")
         declared = {role: self._declare(role) for role in ROLES}
         object.__setattr__(self, "_declared", declared)
 
@@ -234,6 +244,8 @@ def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
     #> True
     ```
     """
+    instance_of("platoon", platoon, Platoon, "a Platoon")
+    instance_of("battle", battle, Battle, "a Battle")
     return platoon.kind == "cavalry" and battle.in_terrain("mountain", "woods")
 
 
@@ -393,7 +405,7 @@ def explain_roll(battle: Battle, role: str, index: int) -> RollExplanation:
     #> artillery (damaged), attack: d6 +2 artillery (CA-3) -1 Damaged (CA-8) = d6+1
     ```
     """
-    side = battle.side(role)
+    side = instance_of("battle", battle, Battle, "a Battle").side(role)
     whole_number("index", index, 0, len(side.platoons) - 1)
     platoon, roll = side.platoons[index], battle.declarations(role)[index]
     fubar = platoon.state == "fubar"
@@ -415,11 +427,14 @@ Policy = Callable[[Sequence[Platoon], int], tuple[int, ...]]
 def _leadership_check(leadership: object) -> "LeadershipCheck":
     if leadership is None:
         return LeadershipCheck()
-    if not isinstance(leadership, LeadershipCheck):
-        raise RulesError(
-            f"leadership must be a LeadershipCheck, e.g. LeadershipCheck(9), got {leadership!r}"
-        )
-    return leadership
+    allowed = "a LeadershipCheck, e.g. LeadershipCheck(9), or None"
+    return instance_of("leadership", leadership, LeadershipCheck, allowed)
+
+
+def _policy(policy: object) -> "Policy":
+    if not callable(policy):
+        raise RulesError(f"policy must be a function like fewest_withdrawals, got {policy!r}")
+    return policy
 
 
 # --8<-- [start:policies]
@@ -435,8 +450,8 @@ def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...
     #> (2, 1, 1)
     ```
     """
-    left = [p.steps_left for p in platoons]
     hits = _assignable(platoons, hits)
+    left = [p.steps_left for p in platoons]
     given = [0] * len(left)
     for level in (3, 2, 1):
         for index, steps in enumerate(left):
@@ -469,6 +484,7 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
 
 def _assignable(platoons: Sequence[Platoon], hits: int) -> int:
     """The hits a policy is asked to place: no more than the platoons can take (CA-16)."""
+    platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
     return whole_number("hits", hits, 0, sum(p.steps_left for p in platoons))
 
 
@@ -522,7 +538,8 @@ def assign_hits(
     #> ['damaged', 'withdrawn'] 1 False
     ```
     """
-    return _assign(tuple(platoons), hits, assignment, build=True)
+    platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
+    return _assign(platoons, hits, assignment, build=True)
 
 
 def _assign(platoons: tuple[Platoon, ...], hits: int, assignment, *, build: bool) -> HitOutcome:
@@ -538,7 +555,7 @@ def _assign(platoons: tuple[Platoon, ...], hits: int, assignment, *, build: bool
         if hits and not routed:
             raise RulesError(f"assignment must share out {hits} hits, got None")
         assignment = steps if routed else [0] * len(steps)
-    assignment = tuple(assignment)
+    assignment = sequence_of("assignment", assignment, int, high=MAX_PLATOONS)
     if len(assignment) != len(platoons):
         raise RulesError(
             f"assignment must give one number per platoon ({len(platoons)}), got {assignment!r}"
@@ -590,10 +607,7 @@ class LeadershipCheck:
     def __post_init__(self) -> None:
         whole_number("leadership", self.leadership, 0, MAX_LEADERSHIP)
         if self.chance is not None:
-            chance = Rational(self.chance) if isinstance(self.chance, int) else self.chance
-            if not isinstance(chance, Rational) or not 0 <= chance <= 1:
-                raise RulesError(f"chance must be a Rational from 0 to 1, got {self.chance!r}")
-            object.__setattr__(self, "chance", chance)
+            object.__setattr__(self, "chance", chance("chance", self.chance))
 
     @property
     def pass_chance(self) -> Rational:
@@ -605,6 +619,8 @@ class LeadershipCheck:
         """A rolled check: two dice against the Leadership, or simply passed or not."""
         if isinstance(roll, bool):
             return roll
+        if roll is None:
+            raise RulesError("roll must be two dice, or True or False, got None")
         if self.chance is not None:
             raise RulesError(f"roll must be True or False with a given chance, got {roll!r}")
         return sum(dice_roll("leadership roll", roll, 2)) <= self.leadership
@@ -636,6 +652,10 @@ def verdict(
     it matters only when the withdrawals are equal (CA-18).
     """
     outcomes = {"attacker": attacker, "defender": defender}
+    for role, outcome in outcomes.items():
+        instance_of(role, outcome, HitOutcome, "a HitOutcome, from assign_hits")
+    whole_number("damage_order", damage_order, -1, 1)
+    yes_or_no("garrison", garrison)
     gone = [role for role in ROLES if outcomes[role].fell_back]
     if len(gone) == 2:
         return Verdict(None, None, None, "CA-C7", "both sides have fallen back: no victor")
@@ -780,6 +800,8 @@ def resolve_battle(
     #> 7 1 attacker
     ```
     """
+    instance_of("battle", battle, Battle, "a Battle")
+    policy = _policy(policy)
     leadership = _leadership_check(leadership)
     steps, sides = [], {}
     dice = {"attacker": attacker_dice, "defender": defender_dice}
@@ -890,7 +912,7 @@ def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
     #> {0: 3/8, 1: 125/216, 2: 5/108}
     ```
     """
-    rolls = _explained(battle)
+    rolls = _explained(instance_of("battle", battle, Battle, "a Battle"))
     return {role: _hits_taken(*_damage_counts(rolls, _other(role))) for role in ROLES}
 
 
@@ -936,6 +958,8 @@ def battle_odds(
     #> {0: 35/36, 1: 1/36} {'attacker': 7/12, 'defender': 5/18, None: 5/36}
     ```
     """
+    instance_of("battle", battle, Battle, "a Battle")
+    policy = _policy(policy)
     leadership = _leadership_check(leadership)
     rolls = _explained(battle)
     damage = {role: _damage_counts(rolls, role) for role in ROLES}
@@ -1071,7 +1095,7 @@ def garrison_tests_for_surrender(platoons: Sequence[Platoon]) -> bool:
     #> False
     ```
     """
-    left = [p for p in platoons if p.in_combat]
+    left = [p for p in sequence_of("platoons", platoons, Platoon) if p.in_combat]
     return bool(left) and all(p.state == "fubar" for p in left)
 
 
@@ -1088,9 +1112,8 @@ class Garrison:
     banked: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "platoons", tuple(self.platoons))
-        if not all(isinstance(p, Platoon) for p in self.platoons):
-            raise RulesError(f"platoons must be Platoons, got {self.platoons!r}")
+        platoons = sequence_of("platoons", self.platoons, Platoon, low=1, high=MAX_PLATOONS)
+        object.__setattr__(self, "platoons", platoons)
         whole_number("supply_value", self.supply_value, 0, 100)
         whole_number("banked", self.banked, 0, 10**6)
 
@@ -1111,9 +1134,9 @@ def garrison_turn(garrison: Garrison, repairs: Sequence[int] = (), *, cost: int 
     ```
     """
     whole_number("cost", cost, 1, 100)
-    platoons = list(garrison.platoons)
+    platoons = list(instance_of("garrison", garrison, Garrison, "a Garrison").platoons)
     banked = garrison.banked + garrison.supply_value
-    for index in repairs:
+    for index in sequence_of("repairs", repairs, int, high=3 * len(platoons)):
         whole_number("repair index", index, 0, len(platoons) - 1)
         platoon = platoons[index]
         if platoon.state in ("fresh", "withdrawn"):
@@ -1161,7 +1184,7 @@ def army_supply(activity: Sequence[str]) -> tuple[bool, ...]:
     ```
     """
     result, lost = [], False
-    for turn in activity:
+    for turn in sequence_of("activity", activity, str):
         one_of("activity", turn, HQ_ACTIVITY)
         lost = lost or turn == "surrendered"
         result.append(not lost and turn == "quiet")
@@ -1176,6 +1199,7 @@ def hq_surrenders(result: BattleResult, role: str) -> bool:
     """CA-C17: a Mission HQ is forced to surrender when its side loses a battle and must
     leave the hex: routed, fallen back, or failed its check.
     """
+    instance_of("result", result, BattleResult, "a BattleResult")
     return result.side(role).fate not in (HOLDS, CHECKS)
 
 
@@ -1210,12 +1234,12 @@ def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:
     #> [False, False]
     ```
     """
-    return tuple(replace(p, supplied=False) for p in platoons)
+    return tuple(replace(p, supplied=False) for p in sequence_of("platoons", platoons, Platoon))
 
 
 def may_withdraw_voluntarily(result: BattleResult) -> bool:
     """CA-19: once a victor is known, either side may withdraw of its own accord."""
-    return result.victor is not None
+    return instance_of("result", result, BattleResult, "a BattleResult").victor is not None
 
 
 # --8<-- [end:hq_surrender]

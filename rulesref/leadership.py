@@ -23,11 +23,12 @@ from operator import mul
 from sympy import Rational
 
 from rulesref.dice import chance_at_least, with_rerolls
-from rulesref.errors import RulesError, whole_number, yes_or_no
+from rulesref.errors import RulesError, instance_of, sequence_of, text, whole_number, yes_or_no
 
 MAX_REROLLS = 10
 MAX_MODELS = 100_000
 MAX_RANK = 100
+MAX_UNITS = 1000  # in a command or a force; cascade_probabilities asks fewer (see there)
 WRITTEN = re.compile(r"([2-6])\+")
 
 
@@ -43,7 +44,7 @@ def leadership_target(value: object, name: str = "target") -> int:
     ```
     """
     if isinstance(value, str):
-        match = WRITTEN.fullmatch(value.strip())
+        match = WRITTEN.fullmatch(value.strip(" "))  # spaces only: never a newline
         if match:
             return int(match[1])
     elif isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 6:
@@ -181,12 +182,6 @@ def force_must_test(start_units: int, before_units: int, after_units: int) -> bo
 # --8<-- [end:triggers]
 
 
-def _name(kind: str, value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise RulesError(f"{kind} name must be a non-empty string, got {value!r}")
-    return value
-
-
 # --8<-- [start:dataclasses]
 @dataclass(frozen=True)
 class Doctrine:
@@ -199,6 +194,7 @@ class Doctrine:
     def __post_init__(self) -> None:
         whole_number("rerolls", self.rerolls, 0, MAX_REROLLS)
         yes_or_no("ignores", self.ignores)
+        text("doctrine name", self.name, empty=True)
 
     def hold_chance(self, target: int | str) -> Rational:
         """The chance that a test on `target` holds with this Doctrine."""
@@ -230,7 +226,7 @@ class Unit:
     removed: bool = False  # removed by a failed test in an earlier phase
 
     def __post_init__(self) -> None:
-        _name("unit", self.name)
+        text("unit name", self.name)
         whole_number("starting", self.starting, 1, MAX_MODELS)
         if self.current is None:
             object.__setattr__(self, "current", self.starting)
@@ -238,8 +234,7 @@ class Unit:
         values = self.leadership
         target = leadership_target(values, "leadership") if isinstance(values, int | str) else 0
         object.__setattr__(self, "leadership", target or best_leadership(values))
-        if not isinstance(self.doctrine, Doctrine):
-            raise RulesError(f"doctrine must be a Doctrine, got {self.doctrine!r}")
+        instance_of("doctrine", self.doctrine, Doctrine, "a Doctrine")
         yes_or_no("removed", self.removed)
 
     @property
@@ -262,22 +257,12 @@ class Leader:
     alive: bool = True
 
     def __post_init__(self) -> None:
-        _name("leader", self.name)
+        text("leader name", self.name)
         object.__setattr__(self, "leadership", leadership_target(self.leadership, "leadership"))
         whole_number(f"rank of {self.name!r}", self.rank, 1, MAX_RANK)
         if self.unit is not None:
-            _name("unit", self.unit)
+            text(f"unit of {self.name!r}", self.unit)
         yes_or_no("alive", self.alive)
-
-
-def _tuple_of(kind: type, name: str, values: object, *, empty: bool) -> tuple:
-    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
-        raise RulesError(f"{name} must be a sequence of {kind.__name__}s, got {values!r}")
-    values = tuple(values)
-    if not all(isinstance(value, kind) for value in values) or (not values and not empty):
-        allowed = "a" if empty else "a non-empty"
-        raise RulesError(f"{name} must be {allowed} sequence of {kind.__name__}s, got {values!r}")
-    return values
 
 
 @dataclass(frozen=True)
@@ -290,9 +275,13 @@ class Command:
     doctrine: Doctrine = NO_DOCTRINE
 
     def __post_init__(self) -> None:
-        _name("command", self.name)
-        units = _tuple_of(Unit, f"units of command {self.name!r}", self.units, empty=False)
-        leaders = _tuple_of(Leader, f"leaders of command {self.name!r}", self.leaders, empty=True)
+        text("command name", self.name)
+        units = sequence_of(
+            f"units of command {self.name!r}", self.units, Unit, low=1, high=MAX_UNITS
+        )
+        leaders = sequence_of(
+            f"leaders of command {self.name!r}", self.leaders, Leader, high=MAX_UNITS
+        )
         object.__setattr__(self, "units", units)
         object.__setattr__(self, "leaders", leaders)
         names = {unit.name for unit in units}
@@ -303,8 +292,7 @@ class Command:
                     f"({', '.join(sorted(names))}) or be independent (unit=None), "
                     f"got {leader.unit!r}"
                 )
-        if not isinstance(self.doctrine, Doctrine):
-            raise RulesError(f"doctrine must be a Doctrine, got {self.doctrine!r}")
+        instance_of("doctrine", self.doctrine, Doctrine, "a Doctrine")
 
 
 @dataclass(frozen=True)
@@ -317,9 +305,9 @@ class Force:
     name: str = "force"
 
     def __post_init__(self) -> None:
-        _name("force", self.name)
-        commands = _tuple_of(Command, "commands", self.commands, empty=False)
-        leaders = _tuple_of(Leader, "leaders of the force", self.leaders, empty=True)
+        text("force name", self.name)
+        commands = sequence_of("commands", self.commands, Command, low=1, high=MAX_UNITS)
+        leaders = sequence_of("leaders of the force", self.leaders, Leader, high=MAX_UNITS)
         object.__setattr__(self, "commands", commands)
         object.__setattr__(self, "leaders", leaders)
         for leader in leaders:
@@ -338,8 +326,7 @@ class Force:
             seen.add(name)
         if not any(u.in_play for c in commands for u in c.units):
             raise RulesError("force must have a unit in play, got none (the side has lost)")
-        if not isinstance(self.doctrine, Doctrine):
-            raise RulesError(f"doctrine must be a Doctrine, got {self.doctrine!r}")
+        instance_of("doctrine", self.doctrine, Doctrine, "a Doctrine")
 
     @property
     def units(self) -> tuple[Unit, ...]:
@@ -357,6 +344,7 @@ class Force:
 
 def _after(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
     """Models of each unit at the end of the phase; refuses unknown units and overkill."""
+    instance_of("force", force, Force, "a Force")
     if not isinstance(casualties, Mapping):
         raise RulesError(f"casualties must map unit names to models lost, got {casualties!r}")
     units = {unit.name: unit for unit in force.units}
@@ -466,14 +454,20 @@ class PhaseResult:
 
 
 def _roll(who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence[int]]):
-    """LD-1, LD-7: roll, re-roll while failing and re-rolls remain, then maybe ignore."""
-    rolls = dice.get(who) if isinstance(dice, Mapping) else None
+    """LD-1, LD-7: roll, re-roll while failing and re-rolls remain, then maybe ignore.
+
+    No more dice than a roll and its re-rolls: re-rolls given in advance and not needed
+    after a success are left unused (so every sequence of that many dice is a valid,
+    equally likely input), but a die that no test could use is refused."""
+    rolls = dice.get(who)
     needed = doctrine.rerolls + 1
     allowed = f"1 to {needed} d6 results (a roll and {doctrine.rerolls} re-rolls), each 1 to 6"
     if isinstance(rolls, str | bytes) or not isinstance(rolls, Sequence) or not rolls:
         raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
+    if len(rolls) > needed:
+        raise RulesError(f"dice[{who!r}] must be {allowed}, got {len(rolls)} results")
     used = []
-    for face in rolls[:needed]:
+    for face in rolls:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
             raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
         used.append(face)
@@ -513,6 +507,12 @@ def resolve_phase(
     after = _after(force, casualties)
     prefer = _preferred(force, prefer)
     yes_or_no("removed_figures_survive", removed_figures_survive)
+    if not isinstance(dice, Mapping):
+        raise RulesError(f"dice must map names to d6 results, got {dice!r}")
+    testers = {force.name, *(c.name for c in force.commands), *(u.name for u in force.units)}
+    for name in dice:
+        if name not in testers:
+            raise RulesError(f"dice must name units, commands or the force, got {name!r}")
     tests: list[Test] = []
     removed: list[Removal] = []
 

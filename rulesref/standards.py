@@ -30,7 +30,7 @@ from enum import Enum
 from html import escape
 from itertools import product
 
-from rulesref.errors import RulesError
+from rulesref.errors import RulesError, instance_of, yes_or_no
 
 
 class Standard(Enum):
@@ -214,9 +214,7 @@ def _check_types(r: Round) -> None:
         "victor": (Victor, "a Victor"),
     }
     for name, (kind, allowed) in expected.items():
-        value = getattr(r, name)
-        if not isinstance(value, kind):
-            raise RulesError(f"{name} must be {allowed}, got {value!r}")
+        instance_of(name, getattr(r, name), kind, allowed)
 
 
 def _check_alone(r: Round) -> None:
@@ -392,8 +390,8 @@ def standard_fate(r: Round, *, free_to_pursue_suffices: bool = False) -> tuple[V
     #> captured ST-1 | captured ST-8
     ```
     """
-    if not isinstance(r, Round):
-        raise RulesError(f"r must be a Round, got {r!r}")
+    instance_of("r", r, Round, "a Round")
+    yes_or_no("free_to_pursue_suffices", free_to_pursue_suffices)
     verdicts = []
     if r.regimental_standard:
         verdicts.append(_regimental(r, free_to_pursue_suffices))
@@ -636,6 +634,8 @@ def decision_path(r: Round, standard: Standard) -> list[str]:
     #> Wight ASB killed or crumbles, unit remains? yes: ST-12
     ```
     """
+    instance_of("r", r, Round, "a Round")
+    instance_of("standard", standard, Standard, "a Standard")
     steps = REGIMENTAL_STEPS if standard is Standard.REGIMENTAL else ARMY_STEPS
     last = first_step(steps, r)
     path = [f"{question} no" for question, _, _, _ in steps[:last]]

@@ -346,7 +346,7 @@ def test_br15_reform_test_probability():
         (lambda: Unit(10, 5, unit_strength=0), "unit_strength"),
         (lambda: Unit(10, 5.0), "width"),
         (lambda: is_steadfast([], Unit(10, 5)), "side"),
-        (lambda: is_steadfast(Unit(10, 5), ["ten orcs"]), "enemy"),
+        (lambda: is_steadfast(Unit(10, 5), ["ten orcs"]), r"enemy\[0\]"),
         (lambda: reform_permission("won", engaged_facings=0), "engaged_facings"),
         (lambda: reform_permission("won", fled=True), "fled"),
         (lambda: reform_permission("draw", enemy_fled=True), "enemy_fled"),
@@ -361,7 +361,7 @@ def test_br15_reform_test_probability():
         (lambda: Unit(30, 6, skirmisher=2), "skirmisher"),
         (lambda: is_steadfast(Unit(10, 5), Unit(10, 5), floor_per_unit="no"), "floor_per_unit"),
         (lambda: check_combat_reform("ab", "ab"), "before"),
-        (lambda: check_combat_reform([], [("a", "x", "Orcs", "front")]), "after"),
+        (lambda: check_combat_reform([], [("a", "x", "Orcs", "front")]), r"after\[0\]"),
     ],
 )
 def test_bad_input_is_refused_by_name(call, name):

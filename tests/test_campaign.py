@@ -641,7 +641,7 @@ def test_small_random_battles_equal_brute_force(battle):
         (lambda: Platoon("dragoons"), "kind must be one of"),
         (lambda: Platoon(state="broken"), "state must be one of"),
         (lambda: Platoon(supplied="yes"), "supplied must be True or False"),
-        (lambda: Side([]), "number of platoons"),
+        (lambda: Side([]), "platoons"),
         (lambda: Side([Platoon(state="withdrawn")]), "not withdrawn"),
         (lambda: Side([INFANTRY], ["attack", "defence"]), "one entry per platoon"),
         (lambda: Side([INFANTRY], ["charge"]), "declaration must be one of"),

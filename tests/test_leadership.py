@@ -202,7 +202,7 @@ def platoon_with(leaders, units=None) -> Force:
 
 
 def command_test(force, casualties, dice=None, **options):
-    dice = dice or {name: [1, 1] for name in ("A", "B", "C")} | {"Platoon": [6], "force": [6]}
+    dice = dice or {name: [1] for name in ("A", "B", "C")} | {"Platoon": [6], "force": [6]}
     result = resolve_phase(force, casualties, dice, **options)
     return next(test for test in result.tests if test.level == "command")
 
@@ -248,12 +248,13 @@ def test_ldc9_ordinary_models_are_the_lowest_rank():
 
 def test_ld3_the_force_uses_its_highest_surviving_figure():
     force, casualties = b_company()
-    dice = {name: [1, 1] for name in doctrines(force)} | {"2nd Platoon": [6]}
+    dice = {name: [1] * (d.rerolls + 1) for name, d in doctrines(force).items()}
+    dice["2nd Platoon"] = [6]
     result = resolve_phase(force, casualties, dice)
     test = result.tests[-1]
     assert (test.level, test.figure, test.target) == ("force", "Capt Hale", 3)
     dead = Force(force.commands, [Leader("Capt Hale", "3+", rank=3, alive=False)], name="Co")
-    dice["Co"] = [1]
+    dice["Co"] = dice.pop(force.name)
     test = resolve_phase(dead, casualties, dice).tests[-1]
     assert (test.figure, test.target) == ("Lt Brody", 4)  # Lt Ames died with his HQ
 
@@ -263,7 +264,7 @@ def test_ld3_the_force_uses_its_highest_surviving_figure():
 
 def test_ld4_units_then_commands_then_the_force():
     force, casualties = b_company()
-    dice = {name: [1, 1] for name in doctrines(force)}
+    dice = {name: [1] * (d.rerolls + 1) for name, d in doctrines(force).items()}
     result = resolve_phase(force, casualties, dice)
     levels = [test.level for test in result.tests]
     assert levels == sorted(levels, key=["unit", "command", "force"].index)

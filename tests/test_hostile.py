@@ -1,0 +1,212 @@
+"""Hostile input to the public API: every wrong type or nonsense value ends in RulesError.
+
+One table, one row per input; each row names the parameter its message must name.
+"""
+
+import pytest
+from sympy import Rational
+
+from rulesref import break_test as br
+from rulesref import campaign as ca
+from rulesref import leadership as ld
+from rulesref import standards as st
+from rulesref.errors import RulesError
+
+UNIT = br.Unit(models=20, width=5)
+CONTACT = br.Contact("1", "1", "Orcs", "front")
+PLATOON = ca.Platoon()
+BATTLE = ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]))
+OUTCOME = ca.assign_hits([PLATOON], 0)
+RESULT = ca.resolve_battle(BATTLE, [3], [3])
+SQUADS = [ld.Unit("A", 10, "4+"), ld.Unit("B", 10, "4+")]
+FORCE = ld.Force([ld.Command("Platoon", SQUADS)])
+ROUND = st.Round(unit=st.UnitFate.HOLDS)
+
+CASES = [
+    # break_test
+    ("models", lambda: br.Unit(models="20", width=5)),
+    ("width", lambda: br.Unit(models=20, width=0)),
+    ("unit_strength", lambda: br.Unit(12, 6, unit_strength=3)),
+    ("unit_strength", lambda: br.Unit(12, 6, unit_strength=12.0)),
+    ("skirmisher", lambda: br.Unit(12, 6, skirmisher="no")),
+    ("side", lambda: br.is_steadfast(None, UNIT)),
+    ("enemy", lambda: br.is_steadfast(UNIT, None)),
+    ("side", lambda: br.is_steadfast([], UNIT)),
+    ("side[1]", lambda: br.is_steadfast([UNIT, 5], UNIT)),
+    ("side", lambda: br.is_steadfast("unit", UNIT)),
+    ("floor_per_unit", lambda: br.is_steadfast(UNIT, UNIT, floor_per_unit=1)),
+    ("unit", lambda: br.usable_ranks(None)),
+    ("unit", lambda: br.usable_ranks(UNIT.ranks)),
+    ("disrupted_uses_ranks", lambda: br.usable_ranks(UNIT, disrupted_uses_ranks=None)),
+    ("wanting[0]", lambda: br.reform_order([[1], [2]], loser=[1])),
+    ("wanting", lambda: br.reform_order(["a", "b", "a"], loser="a")),
+    ("wanting", lambda: br.reform_order(["a", "a"], loser="a")),
+    ("wanting", lambda: br.reform_order("ab", loser="a")),
+    ("loser", lambda: br.reform_order(["a", "b"], loser="c")),
+    ("loser", lambda: br.reform_order(["a"], loser=1)),
+    ("loser and chosen_first", lambda: br.reform_order(["a", "b"], loser="a", chosen_first="b")),
+    ("wanting[0]", lambda: br.reform_order([" ", "b"], loser="b")),
+    ("result", lambda: br.reform_permission(None)),
+    ("result", lambda: br.reform_permission(["won"])),
+    ("engaged_facings", lambda: br.reform_permission("won", engaged_facings=1.0)),
+    ("model", lambda: br.Contact(1, "1", "Orcs", "front")),
+    ("enemy_unit", lambda: br.Contact("1", "1", "Orcs\n", "front")),
+    ("facing", lambda: br.Contact("1", "1", "Orcs", ["front"])),
+    ("before", lambda: br.check_combat_reform(None, [CONTACT])),
+    ("after[0]", lambda: br.check_combat_reform([CONTACT], ["1"])),
+    ("before", lambda: br.check_combat_reform("abc", [CONTACT])),
+    ("dice", lambda: br.is_insane_courage(None)),
+    ("dice", lambda: br.resolve_break_test(8, 3, dice=(1, 1, 1))),
+    ("leadership", lambda: br.break_test_probability(8.0, 3)),
+    ("lost_by", lambda: br.break_test_probability(8, float("nan"))),
+    ("reroll", lambda: br.break_test_probability(8, 3, reroll="yes")),
+    ("combat_result", lambda: br.takes_break_test(None, 3)),
+    # leadership
+    ("target", lambda: ld.leadership_test_probability(None)),
+    ("target", lambda: ld.leadership_test_probability("4+\n")),
+    ("target", lambda: ld.leadership_test_probability("٤+")),
+    ("rerolls", lambda: ld.leadership_test_probability(4, rerolls=True)),
+    ("leadership", lambda: ld.best_leadership([])),
+    ("leadership", lambda: ld.best_leadership(None)),
+    ("doctrine name", lambda: ld.Doctrine(name=5)),
+    ("doctrine name", lambda: ld.Doctrine(name="a\x1b[2Jb")),
+    ("ignores", lambda: ld.Doctrine(ignores=0)),
+    ("unit name", lambda: ld.Unit(" ", 10, "4+")),
+    ("unit name", lambda: ld.Unit("A\nforce breaks: 0", 10, "4+")),
+    ("unit name", lambda: ld.Unit("\ud800", 10, "4+")),
+    ("unit name", lambda: ld.Unit("x" * 101, 10, "4+")),
+    ("unit name", lambda: ld.Unit("A\u202eB", 10, "4+")),
+    ("starting", lambda: ld.Unit("A", 0, "4+")),
+    ("current", lambda: ld.Unit("A", 10, "4+", current=11)),
+    ("leadership", lambda: ld.Unit("A", 10, "1+")),
+    ("doctrine", lambda: ld.Unit("A", 10, "4+", doctrine=1)),
+    ("removed", lambda: ld.Unit("A", 10, "4+", removed="no")),
+    ("leader name", lambda: ld.Leader(None, "2+", rank=1)),
+    ("rank", lambda: ld.Leader("Lt", "2+", rank=0)),
+    ("unit of", lambda: ld.Leader("Lt", "2+", rank=1, unit=5)),
+    ("alive", lambda: ld.Leader("Lt", "2+", rank=1, alive=None)),
+    ("units of command", lambda: ld.Command("P", [])),
+    ("units of command", lambda: ld.Command("P", SQUADS[0])),
+    ("leaders of command", lambda: ld.Command("P", SQUADS, leaders=[5])),
+    ("leader 'Lt' must fight", lambda: ld.Command("P", SQUADS, [ld.Leader("Lt", 2, 1, "Z")])),
+    ("command name", lambda: ld.Command(("P",), SQUADS)),
+    ("commands", lambda: ld.Force([])),
+    ("commands", lambda: ld.Force(ld.Command("P", SQUADS))),
+    ("names must be unique", lambda: ld.Force([ld.Command("A", SQUADS)])),
+    (
+        "force must have a unit in play",
+        lambda: ld.Force([ld.Command("P", [ld.Unit("A", 10, 4, current=0)])]),
+    ),
+    ("force", lambda: ld.cascade_probabilities(" ", {})),
+    ("force", lambda: ld.resolve_phase(None, {}, {})),
+    ("casualties", lambda: ld.cascade_probabilities(FORCE, [("A", 6)])),
+    ("casualties must name", lambda: ld.cascade_probabilities(FORCE, {"Z": 1})),
+    ("casualties['A']", lambda: ld.cascade_probabilities(FORCE, {"A": 11})),
+    ("casualties['A']", lambda: ld.cascade_probabilities(FORCE, {"A": -1})),
+    ("prefer", lambda: ld.cascade_probabilities(FORCE, {}, prefer="A")),
+    ("prefer must name", lambda: ld.cascade_probabilities(FORCE, {}, prefer=["Z"])),
+    (
+        "removed_figures_survive",
+        lambda: ld.cascade_probabilities(FORCE, {}, removed_figures_survive=1),
+    ),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [2, 5, 6]})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": []})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [7]})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": "5"})),
+    ("dice must name", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [5], "Z": [1]})),
+    ("dice must map", lambda: ld.resolve_phase(FORCE, {"A": 6}, [5])),
+    ("start", lambda: ld.must_take_break_test(None, 1, 1)),
+    ("after", lambda: ld.must_take_break_test(10, 5, 6)),
+    # campaign
+    ("kind", lambda: ca.Platoon("dragons")),
+    ("state", lambda: ca.Platoon(state=None)),
+    ("supplied", lambda: ca.Platoon(supplied="yes")),
+    ("name", lambda: ca.Platoon(name=5)),
+    ("name", lambda: ca.Platoon(name="HQ\r")),
+    ("platoons", lambda: ca.Side(None)),
+    ("platoons", lambda: ca.Side([])),
+    ("platoons[0]", lambda: ca.Side(["infantry"])),
+    ("platoons must include", lambda: ca.Side([ca.Platoon(state="withdrawn")])),
+    ("declarations", lambda: ca.Side([PLATOON], declarations=5)),
+    ("declarations", lambda: ca.Side([PLATOON], declarations="attack")),
+    ("declarations must give", lambda: ca.Side([PLATOON], declarations=["attack"] * 2)),
+    ("declaration", lambda: ca.Side([PLATOON], declarations=["charge"])),
+    ("fortified", lambda: ca.Side([PLATOON], fortified=None)),
+    ("attacker", lambda: ca.Battle(None, ca.Side([PLATOON]))),
+    ("terrain", lambda: ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]), terrain="swamp")),
+    ("readings", lambda: ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]), readings={})),
+    ("clamp_rolls", lambda: ca.Readings(clamp_rolls="no")),
+    ("battle", lambda: ca.battle_odds(0)),
+    ("policy", lambda: ca.battle_odds(BATTLE, policy="x")),
+    ("leadership", lambda: ca.battle_odds(BATTLE, leadership=9)),
+    ("battle", lambda: ca.hits_odds(None)),
+    ("battle", lambda: ca.resolve_battle(None, [3], [3])),
+    ("policy", lambda: ca.resolve_battle(BATTLE, [3], [3], policy=None)),
+    ("attacker dice", lambda: ca.resolve_battle(BATTLE, [3, 3], [3])),
+    ("die", lambda: ca.resolve_battle(BATTLE, [7], [3])),
+    ("die", lambda: ca.resolve_battle(BATTLE, [3.0], [3])),
+    ("role", lambda: BATTLE.declarations("both")),
+    ("role", lambda: ca.explain_roll(BATTLE, None, 0)),
+    ("index", lambda: ca.explain_roll(BATTLE, "attacker", 1)),
+    ("battle", lambda: ca.explain_roll(None, "attacker", 0)),
+    ("platoon", lambda: ca.cavalry_barred("cavalry", BATTLE)),
+    ("battle", lambda: ca.cavalry_barred(PLATOON, None)),
+    ("chance", lambda: ca.LeadershipCheck(chance=True)),
+    ("chance", lambda: ca.LeadershipCheck(chance=0.5)),
+    ("chance", lambda: ca.LeadershipCheck(chance=Rational(3, 2))),
+    ("chance", lambda: ca.LeadershipCheck(chance=float("nan"))),
+    ("leadership", lambda: ca.LeadershipCheck(leadership=13)),
+    ("roll", lambda: ca.LeadershipCheck().passes(None)),
+    ("leadership roll", lambda: ca.LeadershipCheck().passes([1, 2, 3])),
+    ("damage_order", lambda: ca.verdict(OUTCOME, OUTCOME, float("nan"))),
+    ("damage_order", lambda: ca.verdict(OUTCOME, OUTCOME, 2)),
+    ("attacker", lambda: ca.verdict(None, OUTCOME, 0)),
+    ("garrison", lambda: ca.verdict(OUTCOME, OUTCOME, 0, garrison=None)),
+    ("platoons", lambda: ca.assign_hits([], 1)),
+    ("platoons", lambda: ca.assign_hits(None, 1)),
+    ("hits", lambda: ca.assign_hits([PLATOON], -1)),
+    ("assignment", lambda: ca.assign_hits([PLATOON], 1, [0])),
+    ("assignment", lambda: ca.assign_hits([PLATOON], 1, "1")),
+    ("assignment[0]", lambda: ca.assign_hits([PLATOON], 1, [True])),
+    ("platoons", lambda: ca.fewest_withdrawals(None, 1)),
+    ("platoons", lambda: ca.most_withdrawals([], 0)),
+    ("hits", lambda: ca.most_withdrawals([PLATOON], 4)),
+    ("battle_damage", lambda: ca.hits_from_damage(6.0)),
+    ("platoons", lambda: ca.Garrison(platoons=3)),
+    ("platoons", lambda: ca.Garrison(platoons=())),
+    ("supply_value", lambda: ca.Garrison((PLATOON,), supply_value=-1)),
+    ("garrison", lambda: ca.garrison_turn(None)),
+    ("repairs", lambda: ca.garrison_turn(ca.Garrison((PLATOON,)), repairs=0)),
+    ("repair index", lambda: ca.garrison_turn(ca.Garrison((PLATOON,)), repairs=[1])),
+    ("cost", lambda: ca.garrison_turn(ca.Garrison((PLATOON,)), cost=0)),
+    ("platoons", lambda: ca.garrison_tests_for_surrender(None)),
+    ("activity", lambda: ca.army_supply("quiet")),
+    ("activity", lambda: ca.army_supply(["resting"])),
+    ("state", lambda: ca.mission_hq(state="shaken")),
+    ("result", lambda: ca.hq_surrenders(None, "attacker")),
+    ("role", lambda: ca.hq_surrenders(RESULT, "neither")),
+    ("result", lambda: ca.may_withdraw_voluntarily(None)),
+    ("choice", lambda: ca.after_hq_surrender("flee")),
+    ("platoons", lambda: ca.out_of_supply(None)),
+    ("hits", lambda: PLATOON.hit(4)),
+    # standards
+    ("r", lambda: st.standard_fate(None)),
+    ("free_to_pursue_suffices", lambda: st.standard_fate(ROUND, free_to_pursue_suffices="no")),
+    ("free_to_pursue_suffices", lambda: st.standard_fate(ROUND, free_to_pursue_suffices=None)),
+    ("troops", lambda: st.Round(troops="normal")),
+    ("victor", lambda: st.Round(victor=None)),
+    ("army_standard", lambda: st.Round(army_standard=1)),
+    ("r", lambda: st.decision_path(None, st.Standard.ARMY)),
+    ("standard", lambda: st.decision_path(ROUND, "army")),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "call"), CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)]
+)
+def test_hostile_input_is_refused_by_name(name, call):
+    with pytest.raises(RulesError) as caught:
+        call()
+    message = str(caught.value)
+    assert name in message
+    assert "\n" not in message and message.isprintable()
