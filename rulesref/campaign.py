@@ -101,9 +101,10 @@ class Platoon:
 class Side:
     """The platoons one player brings to a battle and what each rolls for (CA-2).
 
-    `declarations` holds "attack", "defence" or None (no die) for each platoon. Left
+    `declarations` holds "attack" or "defence" for each platoon, or None (no die) for a
+    platoon that may not roll: a withdrawn one (CA-C1) or barred cavalry (CA-10). Left
     out, every platoon rolls for its side's role: attack for the attacker, defence for
-    the defender, and cavalry that may not roll (CA-10) rolls nothing.
+    the defender, and those that may not roll roll nothing.
     """
 
     platoons: Sequence[Platoon]
@@ -224,6 +225,11 @@ class Battle:
                         f"and may not roll (CA-10), got {entry!r}"
                     )
                 entry = None
+            elif entry is None:  # CA-2: every other platoon rolls its die
+                raise RulesError(
+                    f"{role} platoon {index} ({platoon}) must roll for attack or defence "
+                    "(only withdrawn platoons and barred cavalry roll nothing), got None"
+                )
             result.append(entry)
         return tuple(result)
 

@@ -321,6 +321,22 @@ def test_ca1_ca2_one_die_per_platoon_declared_attack_or_defence():
     assert str(result.steps[0]).startswith("CA-2")
 
 
+def test_ca2_only_withdrawn_platoons_and_barred_cavalry_skip_their_die():
+    """CA-2 with CA-10 and CA-C1: a platoon that may roll must: no declaration of None."""
+    withdrawn = Platoon(state="withdrawn")
+    allowed = Battle(
+        Side([CAVALRY, withdrawn, INFANTRY], [None, None, "attack"]),
+        Side([INFANTRY]),
+        terrain="woods",
+    )
+    assert allowed.declarations("attacker") == (None, None, "attack")
+    for platoon in (INFANTRY, FUBAR, CAVALRY):  # cavalry in the open may roll
+        with pytest.raises(RulesError, match=r"^attacker platoon 1 .* must roll"):
+            Battle(Side([INFANTRY, platoon], ["attack", None]), Side([INFANTRY]))
+        with pytest.raises(RulesError, match=r"^defender platoon 0 .* must roll"):
+            Battle(Side([INFANTRY]), Side([platoon], [None]))
+
+
 def explained(platoon, roll="attack", role="attacker", **options):
     side = Side([platoon], [roll], fortified=options.pop("fortified", False))
     other = Side([INFANTRY])

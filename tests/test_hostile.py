@@ -189,6 +189,8 @@ CASES = [
     ("choice", lambda: ca.after_hq_surrender("flee")),
     ("platoons", lambda: ca.out_of_supply(None)),
     ("hits", lambda: PLATOON.hit(4)),
+    # CA-2: only withdrawn platoons and barred cavalry may roll nothing
+    ("attacker platoon 0", lambda: ca.Battle(ca.Side([PLATOON], [None]), ca.Side([PLATOON]))),
     # standards
     ("r", lambda: st.standard_fate(None)),
     ("free_to_pursue_suffices", lambda: st.standard_fate(ROUND, free_to_pursue_suffices="no")),
