@@ -513,10 +513,13 @@ def check_combat_reform(before: Sequence[Contact], after: Sequence[Contact]) -> 
     before = sequence_of("before", before, Contact, high=MAX_MODELS)
     after = sequence_of("after", after, Contact, high=MAX_MODELS)
 
-    def in_contact(contacts: Sequence[Contact]) -> set[str]:
-        return {c.model for c in contacts} | {c.enemy_model for c in contacts}
+    def in_contact(contacts: Sequence[Contact]) -> set[tuple[str, ...]]:
+        # ours by name, theirs by unit and name: a name may recur on the other side
+        return {("ours", c.model) for c in contacts} | {
+            ("theirs", c.enemy_unit, c.enemy_model) for c in contacts
+        }
 
-    lost = sorted(in_contact(before) - in_contact(after))
+    lost = sorted({model[-1] for model in in_contact(before) - in_contact(after)})
     if lost:
         return ReformCheck(False, "BR-14", f"would take out of base contact: {', '.join(lost)}")
     for unit in sorted({c.enemy_unit for c in before}):

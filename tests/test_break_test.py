@@ -309,6 +309,18 @@ def test_br14_combat_reform_restrictions():
         Contact("a", "x", "Orcs", "side")
 
 
+def test_br14_our_models_and_the_enemy_models_are_kept_apart():
+    """BR-14: an enemy model named like one of ours does not hide our model's lost contact,
+    nor does a model of another enemy unit with the same name."""
+    before = [Contact("1", "1", "Orcs", "front"), Contact("2", "2", "Orcs", "front")]
+    after = [Contact("2", "1", "Orcs", "front"), Contact("2", "2", "Orcs", "front")]
+    check = check_combat_reform(before, after)  # our model 1 is out of contact
+    assert not check.legal and check.reason == "would take out of base contact: 1"
+    goblins = [Contact("a", "x", "Orcs", "front"), Contact("b", "x", "Goblins", "front")]
+    check = check_combat_reform(goblins, [goblins[1], Contact("a", "y", "Orcs", "front")])
+    assert not check.legal and check.reason == "would take out of base contact: x"
+
+
 def test_br15_reform_test_probability():
     assert reform_test_probability(8, 3) == Rational(5, 18)
     assert reform_test_probability(7, 7, steadfast=True) == Rational(7, 12)
