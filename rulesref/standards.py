@@ -292,10 +292,13 @@ PURSUIT = {
 
 
 def _if_pursued(standard: Standard, clause: str, r: Round, why: str, suffices: bool) -> Verdict:
-    """Captured by the pursuer; trampled (lost) when the victor does not pursue (ST-C1)."""
+    """Captured by the pursuer; trampled (lost) when the victor does not pursue (ST-C1),
+    unless `suffices` (ST-7, ST-8 read by their words): then a victor free to pursue
+    that stays put takes it."""
     victor = PURSUIT[r.victor]
     if _needs_pursuit(r, suffices):
-        return Verdict(standard, Fate.CAPTURED, clause, f"{why}, {victor}", "the pursuer")
+        by = "the pursuer" if r.victor is Victor.PURSUES else "a victorious unit free to pursue"
+        return Verdict(standard, Fate.CAPTURED, clause, f"{why}, {victor}", by)
     return Verdict(standard, Fate.LOST, clause, f"{why}, {victor}: trampled")
 
 
@@ -306,8 +309,8 @@ def _if_pursued(standard: Standard, clause: str, r: Round, why: str, suffices: b
 def _regimental(r: Round, suffices: bool) -> Verdict:
     """ST-1 to ST-5, and ST-C3: the fate of the unit's own standard."""
     s = Standard.REGIMENTAL
-    if r.unit is UnitFate.BREAKS:  # ST-1
-        return _if_pursued(s, "ST-1", r, "failed its Break test", suffices)
+    if r.unit is UnitFate.BREAKS:  # ST-1; with the ASB in it, ST-7 and ST-8 hand both over
+        return _if_pursued(s, "ST-1", r, "failed its Break test", suffices and r.army_standard)
     if r.unit is UnitFate.PANICS:  # ST-2
         return Verdict(s, Fate.KEPT, "ST-2", "fled from psychology, not a failed Break test")
     if r.unit_destroyed and r.troops is Troops.UNDEAD and r.character is not None:
@@ -337,7 +340,7 @@ def _army(r: Round, suffices: bool) -> Verdict:
         if asb in (Character.KILLED, Character.CRUMBLES):
             return _if_free(s, "ST-6", r, f"lone ASB {asb.value}", "the unit that killed him")
         if asb is Character.BREAKS:  # ST-C4: a unit of one that breaks, as ST-1
-            return _if_pursued(s, "ST-1", r, "lone ASB failed his Break test", suffices)
+            return _if_pursued(s, "ST-1", r, "lone ASB failed his Break test", False)
         return Verdict(s, Fate.KEPT, "ST-6", "lone ASB not killed")
     if r.troops is Troops.NORMAL:
         if r.unit is UnitFate.BREAKS and asb is Character.BREAKS:  # ST-7
@@ -370,9 +373,9 @@ def _army(r: Round, suffices: bool) -> Verdict:
 def standard_fate(r: Round, *, free_to_pursue_suffices: bool = False) -> tuple[Verdict, ...]:
     """The fate of each standard in the round: regimental first, then the army standard.
 
-    `free_to_pursue_suffices=True` is the other reading of ST-C1: a fleeing unit's
-    standards are captured by a victor merely free to pursue, not only by one that
-    pursues.
+    `free_to_pursue_suffices=True` is the other reading of ST-C1: when the ASB's unit
+    breaks (ST-7, ST-8), both standards go to a victor merely free to pursue, not only
+    to one that pursues. A unit without the ASB, or a lone ASB, still needs a pursuer.
 
     ```python
     from rulesref.standards import Character, Round, UnitFate, Victor, standard_fate

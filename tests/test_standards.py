@@ -202,23 +202,39 @@ def test_stc1_a_fleeing_unit_needs_a_pursuer_unless_free_suffices():
         (Victor.FREE, "lost", "captured"),
         (Victor.TIED, "lost", "lost"),
     ]:
-        for r in (
-            Round(unit=UnitFate.BREAKS, victor=victor),
+        for r in (  # ST-7, ST-8: the words say "free to pursue"
             asb(UnitFate.BREAKS, Character.BREAKS, victor),
             asb(UnitFate.BREAKS, Character.KILLED, victor),
-            lone(Character.BREAKS, victor),
         ):
             assert {fate for fate, _ in fates(r)} == {default}
             assert {fate for fate, _ in fates(r, free_to_pursue_suffices=True)} == {other}
+        for r in (  # ST-1, and a lone ASB as ST-1 (ST-C4): "pursues", in either reading
+            Round(unit=UnitFate.BREAKS, victor=victor),
+            lone(Character.BREAKS, victor),
+        ):
+            assert {fate for fate, _ in fates(r)} == {default}
+            assert {fate for fate, _ in fates(r, free_to_pursue_suffices=True)} == {default}
 
 
-def test_stc1_the_other_reading_changes_only_fleeing_units_before_a_free_victor():
+def test_stc1_the_other_reading_changes_only_st7_and_st8():
     for r in ALL_ROUNDS:
         ours, theirs = standard_fate(r), standard_fate(r, free_to_pursue_suffices=True)
         changed = [(a.fate, b.fate) for a, b in zip(ours, theirs, strict=True) if a != b]
         if changed:
-            assert r.victor is Victor.FREE
+            assert r.victor is Victor.FREE and r.army_standard and not r.alone
+            assert theirs[-1].clause in ("ST-7", "ST-8")  # the army standard
             assert set(changed) == {(Fate.LOST, Fate.CAPTURED)}
+
+
+def test_stc1_who_takes_a_standard_agrees_with_the_reason():
+    for suffices in (False, True):
+        for r in ALL_ROUNDS:
+            for v in standard_fate(r, free_to_pursue_suffices=suffices):
+                assert (v.by is None) == (v.fate is not Fate.CAPTURED)
+                if v.by == "the pursuer":
+                    assert r.victor is Victor.PURSUES and "the victor pursues" in v.reason
+                if v.fate is Fate.CAPTURED and r.victor is not Victor.PURSUES:
+                    assert "pursuer" not in v.by
 
 
 def test_stc2_a_tied_victor_never_captures():
