@@ -542,8 +542,6 @@ def resolve_phase(
     survivors: dict[str, tuple[int, tuple]] = {}  # command: (units left, best figure)
     for command in force.commands:
         before = sum(unit.in_play for unit in command.units)
-        if before == 0:
-            continue
         left = [unit for unit in command.units if standing.get(unit.name)]
         kept = [u for u in command.units if after[u.name] > 0 and u.in_play]
         figures = kept if removed_figures_survive else left
@@ -551,6 +549,9 @@ def resolve_phase(
             [_independent_key(command.leaders, prefer)]
             + [_unit_key(unit, command.leaders, prefer) for unit in figures]
         )
+        if before == 0:  # gone in an earlier phase; its living independent leaders may stay
+            survivors[command.name] = (0, key if removed_figures_survive else NOBODY)
+            continue
         if not left:
             removed.append(Removal(command.name, "command", "LD-C7", "no unit left"))
             survivors[command.name] = (0, key if removed_figures_survive else NOBODY)

@@ -9,7 +9,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sympy import Rational
 
@@ -235,6 +235,28 @@ def test_ldc5_a_figure_in_a_removed_unit_no_longer_counts():
     assert (test.figure, test.target) == ("Lt", 2)
     for option in (False, True):
         assert_agrees(force, {"A": 6, "B": 6}, removed_figures_survive=option)
+
+
+def old_guard() -> tuple[Force, dict]:
+    """A command whose only unit was gone before the phase, and whose Major lives on."""
+    old = Command("Old", [Unit("X", 10, "6+", current=0)], [Leader("Major", "2+", rank=5)])
+    platoon = Command("P", [Unit(name, 10, "6+") for name in "ABC"])
+    return Force([old, platoon]), {"A": 6, "B": 6}
+
+
+def test_ldc5_a_living_leader_of_an_emptied_command_counts_only_in_the_other_reading():
+    """LD-C5: the Major, independent and alive, is a surviving figure for the force when
+    only killed figures are gone; in our reading he left with his command."""
+    force, casualties = old_guard()
+    dice = {"A": [1], "B": [1], "P": [6], "force": [1]}
+    test = resolve_phase(force, casualties, dice).tests[-1]
+    assert (test.level, test.figure, test.target) == ("force", "C", 6)
+    test = resolve_phase(force, casualties, dice, removed_figures_survive=True).tests[-1]
+    assert (test.level, test.figure, test.target) == ("force", "Major", 2)
+    # over all the dice, resolve_phase and the cascade agree in both readings
+    assert assert_agrees(force, casualties).force_breaks == Rational(875, 1296)
+    keep = assert_agrees(force, casualties, removed_figures_survive=True)
+    assert keep.force_breaks == Rational(775, 1296)
 
 
 def test_ldc9_ordinary_models_are_the_lowest_rank():
@@ -467,7 +489,7 @@ def small_forces(draw, *, consistent=False):
             units.append(Unit(f"u{count}", start, draw(targets), current, doctrine))
             if current:
                 casualties[f"u{count}"] = draw(st.integers(0, current))
-        if not any(unit.in_play for unit in units):
+        if c == 0 and not any(unit.in_play for unit in units):  # a later one may be empty
             units[0] = Unit(units[0].name, units[0].starting, units[0].leadership)
         if draw(st.booleans()):
             unit = draw(st.sampled_from([None, units[0].name]))
@@ -500,6 +522,7 @@ def _consistent(force: Force) -> Force:
 
 @FAST
 @given(small_forces(), st.booleans())
+@example(old_guard(), True)  # a command emptied in an earlier phase, its leader alive
 def test_cascade_matches_brute_force_on_small_forces(drawn, keep):
     force, casualties = drawn
     odds = assert_agrees(force, casualties, removed_figures_survive=keep)
