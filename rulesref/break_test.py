@@ -303,13 +303,15 @@ def is_steadfast(
     *,
     disrupted_uses_ranks: bool = False,
     floor_per_unit: bool = False,
+    enemy_skirmishers_use_ranks: bool = False,
 ) -> bool:
     """BR-6 to BR-10: whether a defeated side (one unit or several) is Steadfast.
 
     The side needs Unit Strength 10 or more (BR-C2: in total; `floor_per_unit=True`
     asks it of each unit) and either more ranks or more Unit Strength than the enemy
     (BR-8: all units summed on both sides). The enemy counts its ranks of five or more
-    models whether or not it is Disrupted or Skirmishing (BR-C4).
+    models even when it is Disrupted (BR-C4); an enemy of Skirmishers has no ranks, only
+    Unit Strength (BR-C8: `enemy_skirmishers_use_ranks=True` is the other reading).
 
     ```python
     from rulesref.break_test import Unit, is_steadfast
@@ -323,10 +325,14 @@ def is_steadfast(
     ours, theirs = _units("side", side), _units("enemy", enemy)
     yes_or_no("disrupted_uses_ranks", disrupted_uses_ranks)
     yes_or_no("floor_per_unit", floor_per_unit)
+    yes_or_no("enemy_skirmishers_use_ranks", enemy_skirmishers_use_ranks)
     strength = sum(unit.unit_strength for unit in ours)
     enough = all(u.unit_strength >= 10 for u in ours) if floor_per_unit else strength >= 10
     our_ranks = sum(usable_ranks(u, disrupted_uses_ranks=disrupted_uses_ranks) for u in ours)
-    more_ranks = our_ranks > sum(unit.ranks for unit in theirs)
+    their_ranks = sum(
+        unit.ranks for unit in theirs if enemy_skirmishers_use_ranks or not unit.skirmisher
+    )
+    more_ranks = our_ranks > their_ranks
     more_strength = strength > sum(unit.unit_strength for unit in theirs)
     return enough and (more_ranks or more_strength)
 

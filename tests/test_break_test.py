@@ -1,4 +1,4 @@
-"""The "Break?" rules (BR-1 to BR-15, clarifications BR-C1 to BR-C7) against brute force,
+"""The "Break?" rules (BR-1 to BR-15, clarifications BR-C1 to BR-C8) against brute force,
 a seeded simulation, the document's own examples, and hypothesis properties."""
 
 import random
@@ -237,11 +237,28 @@ def test_brc2_unit_strength_floor_for_the_side_or_each_unit():
     assert is_steadfast([Unit(10, 10), Unit(12, 6)], trolls, floor_per_unit=True)
 
 
-def test_brc4_enemy_ranks_count_even_when_disrupted_or_skirmishing():
+def test_brc4_enemy_ranks_count_even_when_disrupted():
     militia = Unit(20, 10)  # 2 ranks, strength 20
-    for enemy in (Unit(25, 5, skirmisher=True), Unit(25, 5, disrupted=True)):
-        assert not is_steadfast(militia, enemy)
-    assert is_steadfast(militia, Unit(15, 5, skirmisher=True))  # 3 ranks, but 20 > 15
+    assert not is_steadfast(militia, Unit(25, 5, disrupted=True))
+    assert is_steadfast(militia, Unit(15, 5, disrupted=True))  # 3 ranks, but 20 > 15
+
+
+def test_brc8_enemy_skirmishers_have_no_ranks_unless_the_other_reading():
+    militia = Unit(20, 10)  # 2 ranks, strength 20
+    rangers = Unit(25, 5, skirmisher=True)  # 5 ranks on paper, strength 25
+    assert is_steadfast(militia, rangers)  # 2 ranks against none
+    assert not is_steadfast(militia, rangers, enemy_skirmishers_use_ranks=True)
+    # in either reading the skirmishers' Unit Strength counts in full
+    for option in (False, True):
+        assert not is_steadfast(Unit(20, 4), rangers, enemy_skirmishers_use_ranks=option)
+        assert is_steadfast(
+            militia, Unit(15, 5, skirmisher=True), enemy_skirmishers_use_ranks=option
+        )
+    # a side with enemy skirmishers and enemy ranks: only the ranks in formation count
+    assert not is_steadfast(Unit(12, 6), [Unit(20, 5), rangers])
+    assert is_steadfast(Unit(30, 6), [Unit(10, 5), rangers])  # 5 ranks against 2
+    with pytest.raises(RulesError, match="enemy_skirmishers_use_ranks"):
+        is_steadfast(militia, rangers, enemy_skirmishers_use_ranks="no")
 
 
 @given(
