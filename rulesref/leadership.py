@@ -28,7 +28,11 @@ from rulesref.errors import RulesError, instance_of, sequence_of, text, whole_nu
 MAX_REROLLS = 10
 MAX_MODELS = 100_000
 MAX_RANK = 100
-MAX_UNITS = 1000  # in a command or a force; cascade_probabilities asks fewer (see there)
+MAX_UNITS = 1000  # in a command, and in the whole force
+# The Break tests of units one phase may hold for the exact cascade: the sizes it answers
+# within a second or two (measured: the cost grows with the cube of a command's tests).
+MAX_CASCADE_TESTS = 100
+MAX_CASCADE_COMMAND_TESTS = 30
 WRITTEN = re.compile(r"([2-6])\+")
 
 
@@ -310,6 +314,7 @@ class Force:
         leaders = sequence_of("leaders of the force", self.leaders, Leader, high=MAX_UNITS)
         object.__setattr__(self, "commands", commands)
         object.__setattr__(self, "leaders", leaders)
+        whole_number("units of the force", sum(len(c.units) for c in commands), 1, MAX_UNITS)
         for leader in leaders:
             if leader.unit is not None:
                 raise RulesError(
@@ -703,7 +708,8 @@ def cascade_probabilities(
     command over (units lost, best surviving figure); across commands over the units the
     force has lost (capped where the force must test), once for each Leadership the force
     could end up testing on, with each command left out in turn (prefix and suffix sums)
-    for the odds of what lies above it. Polynomial in the size of the force.
+    for the odds of what lies above it. Polynomial in the size of the force; the units that
+    test are limited to `MAX_CASCADE_TESTS`, and `MAX_CASCADE_COMMAND_TESTS` in a command.
 
     ```python
     from rulesref.leadership import Command, Force, Unit, cascade_probabilities
@@ -717,6 +723,7 @@ def cascade_probabilities(
     after = _after(force, casualties)
     prefer = _preferred(force, prefer)
     keep = yes_or_no("removed_figures_survive", removed_figures_survive)
+    tests = 0
     unit_fails: dict[str, Rational] = {}
     command_fails: dict[str, Rational] = {}
     staged = []  # per command: outcomes, fail weight, rolls, and who holds on which rolls
@@ -732,6 +739,13 @@ def cascade_probabilities(
                 testing.append((unit, _unit_target(unit, command.leaders), key))
             elif after[unit.name]:
                 base = max(base, key)
+        tests += len(testing)
+        if tests > MAX_CASCADE_TESTS or len(testing) > MAX_CASCADE_COMMAND_TESTS:
+            raise RulesError(
+                f"casualties must make at most {MAX_CASCADE_TESTS} units take a Break test, "
+                f"at most {MAX_CASCADE_COMMAND_TESTS} in a command, for the exact cascade, "
+                f"got {tests} so far, {len(testing)} in command {command.name!r}"
+            )
         for unit in command.units:
             unit_fails[unit.name] = Rational(0)
         for unit, target, _ in testing:

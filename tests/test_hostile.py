@@ -97,6 +97,15 @@ CASES = [
         "force must have a unit in play",
         lambda: ld.Force([ld.Command("P", [ld.Unit("A", 10, 4, current=0)])]),
     ),
+    (
+        "units of the force",
+        lambda: ld.Force(
+            [
+                ld.Command(f"C{c}", [ld.Unit(f"U{c}-{u}", 1, 4) for u in range(101)])
+                for c in range(10)
+            ]
+        ),
+    ),
     ("force", lambda: ld.cascade_probabilities(" ", {})),
     ("force", lambda: ld.resolve_phase(None, {}, {})),
     ("casualties", lambda: ld.cascade_probabilities(FORCE, [("A", 6)])),

@@ -5,6 +5,7 @@ through the rolled resolver, a seeded simulation, and hypothesis properties."""
 import os
 import random
 import re
+import time
 from itertools import product
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from sympy import Rational
 
 from rulesref.errors import RulesError
 from rulesref.leadership import (
+    MAX_CASCADE_COMMAND_TESTS,
+    MAX_CASCADE_TESTS,
     Cascade,
     Command,
     Doctrine,
@@ -601,17 +604,30 @@ def test_seeded_simulation_agrees():
         assert abs(off[name] / trials - float(p)) <= 5 * sigma, name
 
 
-def test_the_cascade_is_quick_for_a_large_worn_force():
-    """Not a benchmark (see benchmarks/cascade.py): 300 units must not take long."""
-    commands, casualties = [], {}
-    for c in range(30):
-        units = [
-            Unit(f"U{c}-{u}", 10, 3 + u % 3, current=0 if u in (1, 2) else 10) for u in range(10)
-        ]
-        casualties |= {f"U{c}-{u}": 6 for u in (0, 3, 4, 5)} | {f"U{c}-6": 10}
-        commands.append(Command(f"P{c}", units, [Leader(f"Lt{c}", 4, rank=2, unit=f"U{c}-0")]))
-    odds = cascade_probabilities(Force(commands, [Leader("Capt", 3, rank=3)]), casualties)
+def test_the_cascade_is_quick_at_its_limits():
+    """Not a benchmark (see benchmarks/cascade.py): the most Break tests the cascade takes,
+    each with re-rolls and its own Leadership, answer in seconds; one test more is refused,
+    in the force or in a command."""
+
+    def force(sizes, rerolls=2):
+        commands, casualties = [], {}
+        for c, size in enumerate(sizes):
+            units = [
+                Unit(f"U{c}-{u}", 10, 2 + u % 5, doctrine=Doctrine(rerolls)) for u in range(50)
+            ]
+            leaders = [Leader(f"Lt{c}-{n}", 2 + n, 1 + n % 3, f"U{c}-{n}") for n in range(5)]
+            commands.append(Command(f"P{c}", units, leaders, Doctrine(rerolls)))
+            casualties |= {f"U{c}-{u}": 6 for u in range(size)}
+        return Force(commands, [Leader("Capt", 3, rank=4)], Doctrine(rerolls)), casualties
+
+    assert (MAX_CASCADE_TESTS, MAX_CASCADE_COMMAND_TESTS) == (100, 30)
+    start = time.process_time()
+    odds = cascade_probabilities(*force([30, 30, 30, 10]))
     assert 0 < odds.force_breaks < 1
+    assert time.process_time() - start < 15  # about a second on a quiet machine
+    for sizes, message in (([30, 30, 30, 11], "101 so far"), ([31], "31 in command 'P0'")):
+        with pytest.raises(RulesError, match=f"^casualties must make at most 100 .*{message}"):
+            cascade_probabilities(*force(sizes, 0))
 
 
 # Bad input: a clear error naming the problem
