@@ -11,9 +11,10 @@ main(["break", "--leadership", "8", "--lost-by", "3"])
 import argparse
 import json
 import os
+import re
+import stat
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from sympy import Rational
 
@@ -27,6 +28,7 @@ from rulesref.leadership import (
     Leader,
     Unit,
     cascade_probabilities,
+    leadership_target,
     leadership_test_probability,
 )
 from rulesref.tables import percent, tables
@@ -42,6 +44,11 @@ EXAMPLES = """examples:
 """
 
 
+MAX_FILE_BYTES = 100_000  # a force file; the units in it are limited by cascade_probabilities
+MAX_JSON_DEPTH = 20  # a force file nests five levels deep; deeper is not a force
+WHOLE = re.compile(r"-?[0-9]{1,12}")  # ASCII digits, as the calculators take them
+
+
 class _Parser(argparse.ArgumentParser):
     """Reports a usage error in one line and exits with status 2, as for bad values."""
 
@@ -49,12 +56,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog.split()[0]} --help)\n")
 
 
-def _whole(text: str) -> int | str:
-    """An int if the text is one; otherwise the text, for the rules to refuse by name."""
-    try:
-        return int(text)
-    except ValueError:
-        return text
+def _whole(value: str) -> int | str:
+    """An int if the text is plain ASCII digits (a minus sign allowed); otherwise the text,
+    for the rules to refuse by name: no `+8`, `1_0`, `٨` or spaces, as on the site."""
+    return int(value) if WHOLE.fullmatch(value) else value
+
+
+def _printable(line: str) -> str:
+    """The line with every character that could forge or hide output escaped."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in line)
 
 
 def _report(args, description: str, outcome: str, other: str, chance: Rational) -> str:
@@ -97,7 +107,7 @@ def _leadership(args) -> str:
     chance = leadership_test_probability(args.target, rerolls=args.rerolls, ignore=args.ignore)
     rerolls = f", {args.rerolls} re-roll{'s' * (args.rerolls != 1)}" if args.rerolls else ""
     ignore = ", failures ignored" if args.ignore else ""
-    target = args.target if str(args.target).endswith("+") else f"{args.target}+"
+    target = f"{leadership_target(args.target)}+"
     return _report(args, f"Leadership test {target}{rerolls}{ignore}", "passes", "fails", chance)
 
 
@@ -117,13 +127,16 @@ def _platoons(name: str, text: str) -> tuple[list[Platoon], list[str | None]]:
 
 def _battle(args) -> str:
     sides = {}
+    written = {}
     for role in ROLES:
-        platoons, rolls = _platoons(role, getattr(args, role))
-        explicit = any(rolls)
-        default = "attack" if role == "attacker" else "defence"
-        fortified = role == "defender" and args.fortified
-        declared = [r or default for r in rolls] if explicit else None
-        sides[role] = Side(platoons, declared, fortified=fortified)
+        platoons, written[role] = _platoons(role, getattr(args, role))
+        sides[role] = Side(platoons, fortified=role == "defender" and args.fortified)
+    # CA-2: a written roll is that platoon's; the others roll for their side's role,
+    # except those that may not roll at all (withdrawn, barred cavalry)
+    defaults = Battle(sides["attacker"], sides["defender"], terrain=args.terrain)
+    for role in ROLES:
+        declared = [w or d for w, d in zip(written[role], defaults.declarations(role), strict=True)]
+        sides[role] = Side(sides[role].platoons, declared, fortified=sides[role].fortified)
     battle = Battle(sides["attacker"], sides["defender"], terrain=args.terrain)
     odds = battle_odds(battle)
     if args.json:
@@ -183,13 +196,59 @@ def _force(data: object) -> tuple[Force, object]:
     return build(Force, fields, commands=commands, leaders=leaders(fields)), casualties
 
 
-def _cascade(args) -> str:
+def _read(name: str) -> bytes:
+    """The bytes of a regular file of at most MAX_FILE_BYTES (never a fifo, a device or a
+    directory, which could block, never end or not be read at all)."""
+    allowed = f"a regular JSON file of at most {MAX_FILE_BYTES} bytes"
     try:
-        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
     except (OSError, ValueError) as error:
+        raise RulesError(
+            f"file must be {allowed}, got {name!r} ({error.__class__.__name__})"
+        ) from None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise RulesError(f"file must be {allowed}, got {name!r} (not a regular file)")
+        chunks, size = [], 0
+        while chunk := os.read(handle, MAX_FILE_BYTES + 1 - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                raise RulesError(f"file must be {allowed}, got {name!r} (larger)")
+    except OSError as error:
+        raise RulesError(
+            f"file must be {allowed}, got {name!r} ({error.__class__.__name__})"
+        ) from None
+    finally:
+        os.close(handle)
+    return b"".join(chunks)
+
+
+def _depth(data: object) -> int:
+    """How deeply lists and objects nest, counted without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _cascade(args) -> str:
+    deep = f"file must nest lists and objects at most {MAX_JSON_DEPTH} deep, got {args.file!r}"
+    raw = _read(args.file)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise RulesError(deep) from None
+    except ValueError as error:
         raise RulesError(
             f"file must be a readable JSON file, got {args.file!r} ({error})"
         ) from None
+    if _depth(data) > MAX_JSON_DEPTH:
+        raise RulesError(deep)
     force, casualties = _force(data)
     odds = cascade_probabilities(force, casualties)
     if args.json:
@@ -308,13 +367,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = args.run
     del args.run
     try:
-        print(run(args), flush=True)
+        if sys.stdout is None:  # started with its output closed
+            raise OSError("standard output is closed")
+        output = "\n".join(_printable(line) for line in run(args).split("\n"))
+        print(output, flush=True)
     except RulesError as error:
-        print(f"rulesref {args.command}: {error}", file=sys.stderr)
+        print(_printable(f"rulesref {args.command}: {error}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
+    except OSError as error:  # a full disk, a closed output: say so once, no traceback
+        _silence_stdout()
+        print(f"rulesref {args.command}: cannot write the result ({error})", file=sys.stderr)
+        return 1
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's own flush at exit succeeds."""
+    if sys.stdout is not None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -119,3 +119,165 @@ def test_main_returns_the_status(capsys):
     assert "5/18" in capsys.readouterr().out
     assert main(["break", "--leadership", "80", "--lost-by", "3"]) == 2
     assert "leadership must be" in capsys.readouterr().err
+
+
+# Hostile input on the command line: one line on stderr, a non-zero status, never a
+# traceback, a hang or a forged line of output.
+
+
+def _force_file(tmp_path, name="B", unit="A", **extra) -> str:
+    force = {
+        "name": name,
+        "commands": [{"name": "C", "units": [{"name": unit, "starting": 10, "leadership": 4}]}],
+    }
+    path = tmp_path / "force.json"
+    path.write_text(json.dumps(force | extra))
+    return str(path)
+
+
+def _fifo(tmp_path) -> str:
+    import os
+
+    os.mkfifo(tmp_path / "fifo")
+    return str(tmp_path / "fifo")
+
+
+def _written(tmp_path, name: str, data: bytes) -> str:
+    (tmp_path / name).write_bytes(data)
+    return str(tmp_path / name)
+
+
+HOSTILE = [
+    (
+        "deep lists",
+        lambda t: ["cascade", _written(t, "deep.json", b"[" * 40000 + b"]" * 40000)],
+        "20 deep",
+    ),
+    (
+        "deep objects",
+        lambda t: ["cascade", _written(t, "d.json", b'{"a":' * 25 + b"1" + b"}" * 25)],
+        "20 deep",
+    ),
+    (
+        "too large",
+        lambda t: ["cascade", _written(t, "big.json", b" " * 100_001 + b"{}")],
+        "100000 bytes",
+    ),
+    ("not UTF-8", lambda t: ["cascade", _written(t, "bad.json", b"\xff{}")], "readable JSON"),
+    ("a device", lambda t: ["cascade", "/dev/zero"], "not a regular file"),
+    ("a fifo", lambda t: ["cascade", _fifo(t)], "not a regular file"),
+    ("a directory", lambda t: ["cascade", str(t)], "not a regular file"),
+    (
+        "a newline in a name",
+        lambda t: ["cascade", _force_file(t, unit="A\nB breaks: 0")],
+        "unit name",
+    ),
+    ("an escape code", lambda t: ["cascade", _force_file(t, name="\x1b[2J")], "force name"),
+    ("a lone surrogate", lambda t: ["cascade", _force_file(t, name="\ud800")], "force name"),
+    ("too many tests", lambda t: ["cascade", _many_tests(t)], "at most 100 units"),
+    ("a number with a newline", lambda t: ["leadership", "--target", "4+\n"], "target"),
+    (
+        "Arabic-Indic digit",
+        lambda t: ["break", "--leadership", "٨", "--lost-by", "3"],
+        "leadership",
+    ),
+    ("underscore", lambda t: ["break", "--leadership", "1_0", "--lost-by", "3"], "leadership"),
+    ("plus sign", lambda t: ["break", "--leadership", "+8", "--lost-by", "3"], "leadership"),
+    ("spaces", lambda t: ["leadership", "--target", "5", "--rerolls", " 1"], "rerolls"),
+    (
+        "huge number",
+        lambda t: ["break", "--leadership", "9" * 5000, "--lost-by", "3"],
+        "leadership",
+    ),
+    (
+        "a surrogate in argv",
+        lambda t: ["battle", "--attacker", "\udcff", "--defender", "infantry"],
+        "kind",
+    ),
+    (
+        "barred cavalry rolls",
+        lambda t: [
+            "battle",
+            "--attacker",
+            "cavalry@attack",
+            "--defender",
+            "infantry",
+            "--terrain",
+            "woods",
+        ],
+        "CA-10",
+    ),
+    (
+        "too many platoons",
+        lambda t: ["battle", "--attacker", ",".join(["infantry"] * 1001), "--defender", "infantry"],
+        "1000",
+    ),
+]
+
+
+def _many_tests(tmp_path) -> str:
+    commands = [
+        {
+            "name": f"C{c}",
+            "units": [{"name": f"U{c}-{u}", "starting": 10, "leadership": 4} for u in range(30)],
+        }
+        for c in range(4)
+    ]
+    casualties = {f"U{c}-{u}": 6 for c in range(4) for u in range(30)}
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps({"name": "F", "commands": commands, "casualties": casualties}))
+    return str(path)
+
+
+@pytest.mark.parametrize(("case", "args", "message"), HOSTILE, ids=[case for case, _, _ in HOSTILE])
+def test_hostile_input_is_one_safe_line(tmp_path, capsys, case, args, message):
+    assert main(args(tmp_path)) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.endswith("\n") and err[:-1].isprintable() and message in err
+
+
+@pytest.mark.parametrize("target", [" 4+ ", "4", "4+"])
+def test_a_target_is_normalised_in_the_label(target):
+    result = run("leadership", "--target", target)
+    assert result.stdout == "Leadership test 4+: passes 1/2 (50.0%), fails 1/2 (50.0%)\n"
+
+
+def test_a_full_or_closed_output_is_one_line_and_status_1():
+    full = subprocess.run(
+        f"{SCRIPT} table break-test > /dev/full", shell=True, capture_output=True, text=True
+    )
+    closed = subprocess.run(
+        f"{SCRIPT} table break-test >&-", shell=True, capture_output=True, text=True
+    )
+    for result, reason in ((full, "No space left"), (closed, "closed")):
+        assert result.returncode == 1 and reason in result.stderr
+        assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_a_declaration_applies_to_its_platoon_only():
+    """CA-2 with CA-10: the written roll is that platoon's; the others take their side's
+    default, except barred cavalry (and withdrawn platoons), which roll nothing."""
+    from rulesref.campaign import Battle, Platoon, Side, battle_odds
+
+    result = run(
+        "battle",
+        "--attacker",
+        "cavalry,infantry@defence",
+        "--defender",
+        "infantry",
+        "--terrain",
+        "woods",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    battle = Battle(
+        Side([Platoon("cavalry"), Platoon()], [None, "defence"]), Side([Platoon()]), terrain="woods"
+    )
+    expected = battle_odds(battle).victor
+    assert {k: Rational(v) for k, v in json.loads(result.stdout)["victor"].items()} == {
+        str(k): v for k, v in expected.items()
+    }
+    withdrawn = run(
+        "battle", "--attacker", "infantry/withdrawn,artillery@defence", "--defender", "infantry"
+    )
+    assert withdrawn.returncode == 0, withdrawn.stderr
