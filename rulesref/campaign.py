@@ -938,7 +938,8 @@ class BattleOdds:
     outcomes: dict[str, Rational]  # each way the battle can end, by deciding clause
 
     def expected_hits(self, role: str) -> Rational:
-        return sum((h * p for h, p in self.hits[role].items()), Rational(0))
+        hits = self.hits[one_of("role", role, ROLES)]
+        return sum((h * p for h, p in hits.items()), Rational(0))
 
 
 # --8<-- [start:battle_odds]

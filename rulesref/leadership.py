@@ -23,7 +23,15 @@ from operator import mul
 from sympy import Rational
 
 from rulesref.dice import chance_at_least, with_rerolls
-from rulesref.errors import RulesError, instance_of, sequence_of, text, whole_number, yes_or_no
+from rulesref.errors import (
+    RulesError,
+    instance_of,
+    one_of,
+    sequence_of,
+    text,
+    whole_number,
+    yes_or_no,
+)
 
 MAX_REROLLS = 10
 MAX_MODELS = 100_000
@@ -34,6 +42,7 @@ MAX_UNITS = 1000  # in a command, and in the whole force
 MAX_CASCADE_TESTS = 100
 MAX_CASCADE_COMMAND_TESTS = 30
 WRITTEN = re.compile(r"([2-6])\+")
+LEVELS = ("unit", "command", "force")
 
 
 # --8<-- [start:leadership_target]
@@ -455,6 +464,7 @@ class PhaseResult:
     force_broken: bool
 
     def gone(self, level: str) -> set[str]:
+        one_of("level", level, LEVELS)
         return {removal.who for removal in self.removed if removal.level == level}
 
 
@@ -917,6 +927,12 @@ def chain_of_command_svg(force: Force, odds: Cascade) -> str:
     #> True True
     ```
     """
+    instance_of("force", force, Force, "a Force")
+    instance_of("odds", odds, Cascade, "a Cascade, from cascade_probabilities")
+    if set(odds.unit_removed) != {u.name for u in force.units} or set(odds.command_removed) != {
+        c.name for c in force.commands
+    }:
+        raise RulesError("odds must be the cascade of this force, got the odds of another one")
     spans = [len(c.units) * (BOX_W + GAP_X) - GAP_X for c in force.commands]
     width = max(sum(spans) + 2 * GAP_X * (len(spans) - 1), BOX_W)
     body, left = [], 0.0

@@ -107,6 +107,15 @@ CASES = [
         ),
     ),
     ("force", lambda: ld.cascade_probabilities(" ", {})),
+    ("level", lambda: ld.resolve_phase(FORCE, {}, {}).gone("units")),
+    ("force", lambda: ld.chain_of_command_svg(None, ld.cascade_probabilities(FORCE, {}))),
+    ("odds", lambda: ld.chain_of_command_svg(FORCE, None)),
+    (
+        "odds must be the cascade of this force",
+        lambda: ld.chain_of_command_svg(
+            ld.Force([ld.Command("Q", [ld.Unit("Z", 10, 4)])]), ld.cascade_probabilities(FORCE, {})
+        ),
+    ),
     ("force", lambda: ld.resolve_phase(None, {}, {})),
     ("casualties", lambda: ld.cascade_probabilities(FORCE, [("A", 6)])),
     ("casualties must name", lambda: ld.cascade_probabilities(FORCE, {"Z": 1})),
@@ -149,6 +158,7 @@ CASES = [
     ("policy", lambda: ca.battle_odds(BATTLE, policy="x")),
     ("leadership", lambda: ca.battle_odds(BATTLE, leadership=9)),
     ("battle", lambda: ca.hits_odds(None)),
+    ("role", lambda: ca.battle_odds(BATTLE).expected_hits("both")),
     ("battle", lambda: ca.resolve_battle(None, [3], [3])),
     ("policy", lambda: ca.resolve_battle(BATTLE, [3], [3], policy=None)),
     ("attacker dice", lambda: ca.resolve_battle(BATTLE, [3, 3], [3])),
