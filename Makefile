@@ -30,6 +30,12 @@ test: $(READY) /usr/bin/chromium
 anchors: site
 	$(BIN)/python tests/test_site.py site
 
+# Rewrite the golden snapshot of every published number from the current code
+# (tests/test_snapshot.py compares it); then review `git diff tests/snapshots`.
+.PHONY: snapshot
+snapshot: $(READY)
+	$(BIN)/python tests/test_snapshot.py
+
 # Refresh the pins from a fresh resolve of pyproject.toml.
 lock:
 	rm -rf .lock-venv

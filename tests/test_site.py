@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from rulesref.clauses import CLAUSES
+
 ROOT = Path(__file__).resolve().parent.parent
-CLAUSES = Path(os.environ.get("RULESREF_CLAUSES", ROOT.parent / "shared/rules/CLAUSES.md"))
 ANCHORS = ROOT / "tests/published_anchors.txt"
 # The page of each source document, by clause prefix. A document's clauses are all
 # required as soon as its page exists.
@@ -23,11 +24,11 @@ RULE_ID = re.compile(r"^(?:BR|LD|CA|ST)-C?\d+$", re.I)
 
 
 def clause_ids() -> dict[str, list[str]]:
-    assert CLAUSES.exists(), f"the clause list is missing: {CLAUSES} (set RULESREF_CLAUSES)"
-    ids = re.findall(r"^\| ((BR|LD|CA|ST)-\d+) \|", CLAUSES.read_text(), re.M)
+    """The clause ids of each document (clarifications aside), from the registry."""
     by_prefix: dict[str, list[str]] = {}
-    for clause, prefix in ids:
-        by_prefix.setdefault(prefix, []).append(clause)
+    for entry in CLAUSES.values():
+        if not entry.clarification:
+            by_prefix.setdefault(entry.document.name, []).append(entry.id)
     return by_prefix
 
 

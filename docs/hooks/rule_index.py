@@ -3,13 +3,16 @@
 A rule or clarification is a heading of a page under `docs/rules/` of the form
 `### BR-5 · Insane Courage {#br-5}`. The index pages are generated from those
 headings at build time, so they cannot miss one; the tests check the headings
-against the clause list.
+against the clause registry, `rulesref.clauses`, which gives the Rule index its code
+column.
 """
 
 import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from rulesref.clauses import clause
 
 HEADING = re.compile(
     r"^#{2,6} +(?P<id>[A-Z]{2}-C?\d+) +· +(?P<title>.+?) +\{#(?P<anchor>[a-z0-9-]+)\}\s*$"
@@ -83,13 +86,18 @@ def _rebased(rule: Rule, from_page: str) -> str:
     return re.sub(r"\]\(((?![a-z]+:)[^)]*)\)", rebase, rule.summary)
 
 
+def _code(rule: Rule) -> str:
+    """The rule's implementing functions, as plain code (the site has no API page to link)."""
+    return ", ".join(f"`{name.removeprefix('rulesref.')}`" for name in clause(rule.id).code)
+
+
 def on_page_markdown(markdown, page, config, files):
     marker = MARKERS.get(page.file.src_uri)
     if marker is None:
         return markdown
     found = rules(Path(config["docs_dir"]))
     clarification = page.file.src_uri == "clarifications.md"
-    rows = ["| id | rule | page |", "|---|---|---|"] if not clarification else []
+    rows = ["| id | rule | page | code |", "|---|---|---|---|"] if not clarification else []
     for rule in found:
         if ("-C" in rule.id) != clarification:
             continue
@@ -102,5 +110,6 @@ def on_page_markdown(markdown, page, config, files):
             ]
         else:
             page_title = rule.page.removeprefix("rules/").removesuffix(".md")
-            rows.append(f"| {_link(rule, page.file.src_uri)} | {rule.title} | {page_title} |")
+            link = _link(rule, page.file.src_uri)
+            rows.append(f"| {link} | {rule.title} | {page_title} | {_code(rule)} |")
     return markdown.replace(marker, "\n".join(rows))

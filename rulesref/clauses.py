@@ -1,0 +1,285 @@
+"""The clause registry: every clause and clarification id, its document, and its code.
+
+This is the project's own list of ids (they never change and are never reused): each id
+is the anchor of its rule on the site, and `code` names the functions and classes that
+implement it, by qualified name, as OpenFisca's `reference` ties a variable to its law.
+Titles are ours, the same as the headings on the rules pages.
+
+```python
+from rulesref.clauses import clause
+
+rule = clause("BR-5")
+print(rule.title, "|", rule.document.title, "|", rule.page)
+#> A double 1 always holds | Break? | rules/break-test.md#br-5
+for name in rule.code:
+    print(name)
+    #> rulesref.break_test.is_insane_courage
+    #> rulesref.break_test.resolve_break_test
+    #> rulesref.break_test.break_test_probability
+```
+"""
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from types import MappingProxyType
+
+from rulesref.errors import RulesError
+
+__all__ = ["CLAUSES", "Clause", "Document", "clause"]
+
+
+class Document(Enum):
+    """The four source documents, by the prefix of their ids; `None` where one is silent.
+
+    `date` is ISO 8601 to the precision the document gives (the ST one is a revision);
+    `copy` is our copy's file name, `page` the rules page that restates it.
+    """
+
+    BR = ("Break?", None, None, "004_0cc32f3aced8fc96.txt", "rules/break-test.md")
+    LD = ("Leadership Tests", None, None, "000_180018a333809db2.txt", "rules/leadership.md")
+    CA = (None, "Dylan", "2001-10-29", "001_a56d7721d8c2cbcd.txt", "rules/campaign.md")
+    ST = (
+        "Army Standard",
+        "Tom Poston",
+        "1998-05",
+        "003_759bb4cac976918d.txt",
+        "rules/army-standard.md",
+    )
+
+    def __init__(
+        self, title: str | None, author: str | None, date: str | None, copy: str, page: str
+    ) -> None:
+        self.title = title
+        self.author = author
+        self.date = date
+        self.copy = copy
+        self.page = page
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause (`BR-5`) or clarification (`BR-C1`): our short title and its code.
+
+    A clarification with no `code` is a pure reading of the text: nothing to compute.
+    """
+
+    id: str
+    title: str
+    code: tuple[str, ...] = ()
+
+    @property
+    def document(self) -> Document:
+        return Document[self.id.partition("-")[0]]
+
+    @property
+    def clarification(self) -> bool:
+        return "-C" in self.id
+
+    @property
+    def anchor(self) -> str:
+        return self.id.lower()
+
+    @property
+    def page(self) -> str:
+        """The rule's place on the site, from the docs folder: `rules/break-test.md#br-5`."""
+        return f"{self.document.page}#{self.anchor}"
+
+    def implementations(self) -> tuple[object, ...]:
+        """The objects `code` names, imported."""
+        found = []
+        for name in self.code:
+            module, _, attribute = name.rpartition(".")
+            found.append(getattr(importlib.import_module(module), attribute))
+        return tuple(found)
+
+
+_BR = "rulesref.break_test."
+_LD = "rulesref.leadership."
+_CA = "rulesref.campaign."
+_ST = "rulesref.standards."
+
+
+def _entries(module: str, *rows: tuple[str, str, str]) -> list[Clause]:
+    """Clauses of one module: (id, title, the names in `module` that implement it)."""
+    return [
+        Clause(id, title, tuple(module + name for name in code.split())) for id, title, code in rows
+    ]
+
+
+_ALL = [
+    *_entries(
+        _BR,
+        ("BR-1", "The loser tests", "takes_break_test"),
+        ("BR-2", "Leadership drops by the margin of defeat", "modified_leadership"),
+        (
+            "BR-3",
+            "Roll 2D6 against the modified Leadership",
+            "resolve_break_test break_test_probability",
+        ),
+        ("BR-4", "The modified value lasts for one test", "reform_test_probability"),
+        (
+            "BR-5",
+            "A double 1 always holds",
+            "is_insane_courage resolve_break_test break_test_probability",
+        ),
+        ("BR-6", "Steadfast units ignore the margin", "is_steadfast modified_leadership"),
+        ("BR-7", "What counts as a rank", "ranks"),
+        ("BR-8", "Several units on a side", "is_steadfast"),
+        ("BR-9", "Disrupted units count Unit Strength only", "usable_ranks"),
+        ("BR-10", "Skirmishers count Unit Strength only", "usable_ranks"),
+        ("BR-11", "Who reforms first", "reform_order"),
+        ("BR-12", "Engaged on two facings: no reform", "reform_permission"),
+        ("BR-13", "Winners and draws reform freely", "reform_permission"),
+        ("BR-14", "What a combat reform may and may not do", "check_combat_reform"),
+        ("BR-15", "Reforming after a defeat", "reform_permission reform_test_probability"),
+        ("BR-C1", "Disrupted units: the rule text wins over the picture caption", "usable_ranks"),
+        ("BR-C2", "The Unit Strength 10 floor with several units", "is_steadfast"),
+        ("BR-C3", "No Insane Courage on the reform test", "reform_test_probability"),
+        ("BR-C4", "An enemy that is Disrupted still counts its ranks", "is_steadfast"),
+        ("BR-C5", "A draw is not a loss", "takes_break_test"),
+        ("BR-C6", "Modified Leadership is not capped", "modified_leadership"),
+        ("BR-C7", "Equal is not more", "is_steadfast"),
+        ("BR-C8", "An enemy of Skirmishers has no ranks to count", "is_steadfast"),
+    ),
+    *_entries(
+        _LD,
+        ("LD-1", "One d6 against a target", "leadership_target leadership_test_probability"),
+        ("LD-2", "A unit tests on its best model", "best_leadership Unit"),
+        ("LD-3", "Commands and forces test on their senior figure", "Leader _figure_key"),
+        ("LD-4", "From the bottom of the chain upward", "resolve_phase cascade_probabilities"),
+        ("LD-5", "Falling below half", "break_test_trigger must_take_break_test"),
+        ("LD-6", "Hit again while below half", "break_test_trigger must_take_break_test"),
+        (
+            "LD-7",
+            "At the end of the phase; Doctrines; removal",
+            "Doctrine leadership_test_probability resolve_phase",
+        ),
+        ("LD-8", "What a command is", "Command"),
+        ("LD-9", "When a command tests", "command_must_test resolve_phase"),
+        ("LD-10", "A failed command leaves the table", "resolve_phase _command_stage"),
+        ("LD-11", "When the force tests", "force_must_test Force resolve_phase _force_stage"),
+        ("LD-12", "A broken force loses", "resolve_phase _force_stage"),
+        ("LD-C1", "The best Leadership is the easiest target", "best_leadership"),
+        ("LD-C2", "Below half means strictly below; one test per phase", "_falls_below_half"),
+        (
+            "LD-C3",
+            "A unit removed by a failed test counts for its command at once",
+            "resolve_phase cascade_probabilities",
+        ),
+        (
+            "LD-C4",
+            "A removed command's units count for the force at once",
+            "resolve_phase cascade_probabilities",
+        ),
+        ("LD-C5", "A figure in a removed unit no longer survives", "resolve_phase"),
+        ("LD-C6", "Re-rolls first, then ignoring", "leadership_test_probability"),
+        ("LD-C7", "Nothing left, nothing to test", "break_test_trigger resolve_phase"),
+        (
+            "LD-C8",
+            "Equal ranks: the best Leadership, unless the player says otherwise",
+            "resolve_phase _figure_key",
+        ),
+        ("LD-C9", "Ordinary models are the lowest-ranked figures", "Leader"),
+        # A statement of scope (commands directly under the force): nothing to compute.
+        ("LD-C10", "Two levels: commands, then the force", ""),
+    ),
+    *_entries(
+        _CA,
+        ("CA-1", "Play it out, or roll for it", "resolve_battle"),
+        ("CA-2", "One die per platoon, declared before rolling", "Side Battle resolve_battle"),
+        ("CA-3", "Artillery", "_ca3_artillery"),
+        ("CA-4", "Cavalry in the attack", "_ca4_cavalry"),
+        ("CA-5", "The defending army", "_ca5_defending"),
+        ("CA-6", "Fortifications", "_ca6_fortified"),
+        ("CA-7", "Mountain hex", "_ca7_mountain"),
+        ("CA-8", "Damaged platoons", "_ca8_damaged"),
+        ("CA-9", "FUBAR platoons always roll a 1", "explain_roll RollExplanation"),
+        ("CA-10", "No cavalry dice in mountains or woods", "cavalry_barred"),
+        ("CA-11", "Out of supply", "_ca11_supply"),
+        ("CA-12", "Totals and Battle Damage", "resolve_battle hits_odds"),
+        ("CA-13", "Every full six is a hit", "hits_from_damage"),
+        ("CA-14", "The damage scale", "Platoon assign_hits"),
+        ("CA-15", "The owner assigns the hits", "fewest_withdrawals most_withdrawals"),
+        ("CA-16", "More hits than platoons can take: a rout", "assign_hits verdict"),
+        ("CA-17", "More withdrawals lose", "verdict LeadershipCheck"),
+        (
+            "CA-18",
+            "Level on withdrawals: the greater Battle Damage wins",
+            "verdict LeadershipCheck",
+        ),
+        ("CA-19", "Leaving of one's own accord", "may_withdraw_voluntarily"),
+        ("CA-20", "A garrison surrenders only when spent", "garrison_tests_for_surrender verdict"),
+        ("CA-21", "A supplied stronghold saves up for repairs", "garrison_turn"),
+        ("CA-22", "The HQ fights as two Command platoons", "mission_hq"),
+        ("CA-23", "A busy HQ cuts the army's supply", "army_supply out_of_supply"),
+        ("CA-24", "After the HQ surrenders", "after_hq_surrender army_supply"),
+        ("CA-C1", "The damage scale has four steps", "Platoon"),
+        ("CA-C2", "Modifiers apply to a FUBAR platoon's 1", "explain_roll Readings"),
+        ("CA-C3", "Negative Battle Damage: no hits, but it still counts", "hits_from_damage"),
+        ("CA-C4", "Modified rolls are not clamped", "Readings"),
+        ("CA-C5", "The leadership check is 2D6 against Leadership 7 by default", "LeadershipCheck"),
+        ("CA-C6", "Level on withdrawals and on Battle Damage: a drawn battle", "verdict"),
+        ("CA-C7", "If both sides are driven off, nobody wins", "verdict"),
+        ("CA-C8", "A side with no platoon left loses, without a rout", "verdict"),
+        ("CA-C9", "Odds assume the fewest withdrawals", "fewest_withdrawals battle_odds"),
+        ("CA-C10", "Forest and woods are one terrain", "Battle Readings"),
+        ("CA-C11", "Both armies in a mountain hex get the bonus", "_ca7_mountain Readings"),
+        ("CA-C12", "Cavalry that may not roll is still in the battle", "cavalry_barred"),
+        ("CA-C13", "Which withdrawals are compared", "HitOutcome"),
+        ("CA-C14", "A garrison that loses without testing holds", "garrison_tests_for_surrender"),
+        ("CA-C15", "A repair costs one banked point per step", "garrison_turn"),
+        ("CA-C16", "When the HQ's supply cut starts and ends", "army_supply"),
+        ("CA-C17", "When the HQ surrenders", "hq_surrenders"),
+    ),
+    *_entries(
+        _ST,
+        ("ST-1", "A unit that breaks gives up its standard", "_regimental"),
+        ("ST-2", "Psychology never costs a standard", "_regimental _army"),
+        ("ST-3", "A unit destroyed outright", "_regimental"),
+        ("ST-4", "Undead that crumble or are wiped out", "_regimental"),
+        ("ST-5", "The Undead character who outlives his regiment", "_regimental"),
+        ("ST-6", "An Army Standard Bearer fighting alone", "_army"),
+        ("ST-7", "The ASB's unit breaks around him", "_army"),
+        ("ST-8", "The ASB dies as his unit breaks", "_army"),
+        ("ST-9", "The ASB dies but his unit holds", "_army"),
+        ("ST-10", "The ASB in a unit that does not break normally", "_army"),
+        ("ST-11", "A Wight ASB destroyed with his unit", "_army"),
+        ("ST-12", "A Wight ASB lost while his unit fights on", "_army"),
+        ("ST-13", "A Wight ASB left standing alone", "_army"),
+        (
+            "ST-C1",
+            "A fleeing unit's standards go only to a victor that pursues",
+            "_needs_pursuit standard_fate",
+        ),
+        ("ST-C2", "A tied-down victor cannot take a destroyed unit's standard", "_if_free"),
+        (
+            "ST-C3",
+            "A unit that never breaks keeps its standards until it is destroyed",
+            "_regimental _army",
+        ),
+        ("ST-C4", "A lone ASB who is not killed", "_army"),
+        ("ST-C5", '"Destroyed" takes the characters with it, except Undead ones', "_army"),
+        ("ST-C6", "A Wight ASB killed as his regiment is destroyed: ST-10", "_army"),
+        (
+            "ST-C7",
+            "An ASB killed while his unit flees from Panic: the army standard is lost",
+            "_army",
+        ),
+        ("ST-C8", "Rounds that cannot happen", "Round"),
+    ),
+]
+
+CLAUSES: Mapping[str, Clause] = MappingProxyType({entry.id: entry for entry in _ALL})
+"""Every clause and clarification by id, each document's clauses first, in number order."""
+
+
+def clause(id: str) -> Clause:
+    """The clause or clarification `id` (`"BR-5"`, or its anchor `"br-5"`)."""
+    found = CLAUSES.get(id.upper()) if isinstance(id, str) else None
+    if found is None:
+        raise RulesError(
+            f"id must be a clause or clarification id such as BR-5 or LD-C3, got {id!r}"
+        )
+    return found
