@@ -48,7 +48,7 @@ D6 = tuple(FACES)
 MAX_DICE = 10_000
 MAX_TARGET = 6 * MAX_DICE
 _D6_SHAPE = tuple(face - 1 for face in D6)  # a d6 counted from 0
-_KEPT = 128  # counts of up to this many dice are cached (at most a few MB in all)
+_KEPT = 200  # counts of up to this many dice are cached (some tens of MB at the very most)
 
 
 def _pack(counts: Sequence[int], width: int) -> int:
@@ -137,14 +137,15 @@ def sum_counts(dice: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
     if len(dice) > MAX_DICE:
         raise RulesError(f"dice must be at most {MAX_DICE} dice, got {len(dice)}")
     lowest, alike = 0, Counter()
-    for faces in dice:
+    for faces, number in Counter(map(tuple, dice)).items():
         base = min(faces)
-        lowest += base
-        alike[tuple(sorted(face - base for face in faces))] += 1
-    counts = [1]
+        lowest += base * number
+        alike[tuple(sorted(face - base for face in faces))] += number
+    counts = None
     for shape, number in sorted(alike.items()):
-        counts = convolve(counts, power_counts(shape, number))
-    return lowest, counts
+        power = power_counts(shape, number)
+        counts = list(power) if counts is None else convolve(counts, power)
+    return lowest, counts or [1]
 
 
 def total_counts(dice: int) -> tuple[int, ...]:
@@ -232,7 +233,7 @@ def with_rerolls(chance: Rational, rerolls: int = 1) -> Rational:
     #> 3/4
     ```
     """
-    if not isinstance(chance, Rational) or not 0 <= chance <= 1:
+    if not isinstance(chance, Rational) or not 0 <= chance.p <= chance.q:  # q is positive
         raise RulesError(f"chance must be a sympy Rational from 0 to 1, got {chance!r}")
     whole_number("rerolls", rerolls, 0, MAX_DICE)
     # every one of the rerolls + 1 tries fails: (1 - p)**(rerolls + 1), in whole numbers
