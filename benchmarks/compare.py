@@ -156,7 +156,7 @@ def tail(dice: int, target: int):
         elif library == "dyce":
             chance = Fraction(native.le(target).get(True, 0), native.total)
         else:
-            chance = Fraction(int(sum(native.coeffs()[: target - dice + 1])), 6**dice)
+            chance = Fraction(int(sum(native.coeffs()[: max(target - dice + 1, 0)])), 6**dice)
         return chance.numerator, chance.denominator
 
     return answer

@@ -93,16 +93,17 @@ def _d6_power(dice: int) -> tuple[int, ...]:
     top, n = 5 * dice, dice
     counts = [0] * 6 + [1]  # six zeros below the lowest total spare the edge cases
     for k in range(top // 2):
-        c = counts
-        following = (k + n) * c[k + 6] + (k - 5 - 6 * n) * c[k + 1] + (5 * n - k + 6) * c[k]
-        counts.append(following // (k + 1))
+        following = (k + n) * counts[k + 6] + (k - 5 - 6 * n) * counts[k + 1]
+        counts.append((following + (5 * n - k + 6) * counts[k]) // (k + 1))
     lower = counts[6:]
     return (*lower, *reversed(lower[: top + 1 - len(lower)]))
 
 
-@lru_cache(maxsize=256)
-def _kept_power(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:
+def _power(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:
     return _d6_power(dice) if shape == _D6_SHAPE else _packed_power(shape, dice)
+
+
+_kept_power = lru_cache(maxsize=256)(_power)
 
 
 def power_counts(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:
@@ -117,9 +118,7 @@ def power_counts(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:
     ```
     """
     whole_number("dice", dice, 0, MAX_DICE)
-    if dice <= _KEPT:
-        return _kept_power(shape, dice)
-    return _d6_power(dice) if shape == _D6_SHAPE else _packed_power(shape, dice)
+    return (_kept_power if dice <= _KEPT else _power)(shape, dice)
 
 
 def sum_counts(dice: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
