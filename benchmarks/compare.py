@@ -340,7 +340,9 @@ def machine() -> str:
 
 
 def _time(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+    if seconds < 0.01:
+        return f"{seconds * 1000:.2f} ms"
+    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def compare(question: str, libraries: tuple[str, ...], repeat: int, limit: float) -> dict:
