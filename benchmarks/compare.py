@@ -1,18 +1,25 @@
-"""rulesref against icepool and dyce on the site's questions: identical exact answers, then times.
+"""rulesref against icepool, dyce and FLINT on the site's questions: same exact answers, then times.
 
-Run (icepool and dyce are benchmark-only dependencies, the `bench` extra):
+Run (icepool, dyce and python-flint are benchmark-only dependencies, the `bench` extra):
 
     .venv/bin/pip install -c requirements/constraints.txt -e '.[bench]'
-    .venv/bin/python benchmarks/compare.py [--repeat 7] [--write docs/includes/performance.md]
+    .venv/bin/python benchmarks/compare.py [--repeat 5] [--write docs/includes/performance.md]
 
-Every answer is computed cold, in a fresh Python process whose imports are done before
-the clock starts, so no library profits from a cache filled by an earlier repetition.
-The repetitions alternate the order of the libraries. The script first checks that the
-libraries' exact answers are identical (as fractions), then prints the median time of
-each, its spread (fastest to slowest) and rulesref's speed-up over the faster of the others.
+Each answer runs in a fresh Python process whose imports (of every library, and of
+rulesref's modules) are done before the clock starts. The first answer there is the
+**cold** time: no library profits from a cache filled by an earlier answer. The process
+then answers the same question three more times, and the fastest is the **warm** time.
+Every library is written the way its documentation teaches: a distribution is built
+once and queried per cell (icepool `n @ d6`, `d6.reroll(..., depth=r)`; dyce
+`(2n)@H(6) - 7n`; FLINT's integer polynomials `fmpz_poly`). The repetitions alternate the
+order of the libraries. The script first checks that the libraries' exact answers are
+identical, then prints the median times of each and rulesref's speed-up over the fastest
+of the others. A library that fails on a question (icepool's `n @ d6` recurses once per
+die) or takes longer than the time limit is shown so and not repeated.
 """
 
 import argparse
+import hashlib
 import json
 import platform
 import statistics
@@ -21,13 +28,31 @@ import sys
 import time
 from datetime import date
 from fractions import Fraction
+from itertools import accumulate
 from pathlib import Path
 
-LIBRARIES = ("rulesref", "icepool", "dyce")
+PEERS = ("icepool", "dyce", "flint")
+LIBRARIES = ("rulesref", *PEERS)
 LEADERSHIP, LOST_BY = range(2, 11), range(0, 11)
+WARM_TRIES = 3
 
 
 # --- the questions, each answered by each library that can express it -----------------
+
+
+def _d6_sum(library: str, dice: int):
+    """The native distribution of `dice` d6 in a peer library (FLINT: counts from 0 up)."""
+    if library == "icepool":
+        import icepool
+
+        return dice @ icepool.d6
+    if library == "dyce":
+        from dyce import H
+
+        return dice @ H(6)
+    from flint import fmpz_poly
+
+    return fmpz_poly([1] * 6) ** dice
 
 
 def break_table(library: str) -> list[str]:
@@ -37,30 +62,21 @@ def break_table(library: str) -> list[str]:
     if library == "rulesref":
         from rulesref.break_test import break_test_probability
 
-        return [str(break_test_probability(ld, by, reroll=reroll)) for ld, by, reroll in cells]
+        return [break_test_probability(ld, by, reroll=reroll) for ld, by, reroll in cells]
+    two = _d6_sum(library, 2)  # built once, queried per cell
     if library == "icepool":
-        import icepool
-
-        def stands(target: int) -> Fraction:
-            test = icepool.map(lambda a, b: a + b <= target or a == b == 1, icepool.d6, icepool.d6)
-            return test.probability(True)
-
+        at_most = {t: two.probability("<=", t) for t in range(-8, 11)}
+    elif library == "dyce":
+        at_most = {t: Fraction(two.le(t).get(True, 0), two.total) for t in range(-8, 11)}
     else:
-        from dyce import H
-        from dyce.evaluation import expand
-
-        def stands(target: int) -> Fraction:
-            test = expand(
-                lambda a, b: a.outcome + b.outcome <= target or a.outcome == b.outcome == 1,
-                H(6),
-                H(6),
-            )
-            return Fraction(test.get(True, 0), test.total)
+        ways = [0, 0, *accumulate(int(c) for c in two.coeffs())]  # totals from 0 up
+        at_most = {t: Fraction(ways[max(t, 0)], 36) for t in range(-8, 11)}
 
     answers = []
     for ld, by, reroll in cells:
-        p = stands(ld - by)
-        answers.append(str(p + (1 - p) * p if reroll else p))
+        target = ld - by
+        p = at_most[target] + (Fraction(1, 36) if target < 2 else 0)  # a double 1 stands
+        answers.append(p + (1 - p) * p if reroll else p)
     return answers
 
 
@@ -70,48 +86,79 @@ def d6_leadership(library: str) -> list[str]:
     if library == "rulesref":
         from rulesref.leadership import leadership_test_probability
 
-        return [str(leadership_test_probability(t, rerolls=r)) for t, r in cells]
+        return [leadership_test_probability(t, rerolls=r) for t, r in cells]
     if library == "icepool":
         import icepool
 
         def passes(target: int, rerolls: int) -> Fraction:
-            dice = [icepool.d6] * (rerolls + 1)
-            best = icepool.highest(*dice) if rerolls else icepool.d6  # highest() wants 2+
-            return (best >= target).probability(True)
+            die = icepool.d6.reroll(lambda x: x < target, depth=rerolls)
+            return die.probability(">=", target)
 
     else:
         from dyce import H, P
 
         def passes(target: int, rerolls: int) -> Fraction:
-            best = P(*[H(6)] * (rerolls + 1)).at(-1)
-            test = best.ge(target)
+            test = P(*[H(6)] * (rerolls + 1)).at(-1).ge(target)
             return Fraction(test.get(True, 0), test.total)
 
-    return [str(passes(t, r)) for t, r in cells]
+    return [passes(t, r) for t, r in cells]
 
 
 def difference(dice: int):
-    """3. The distribution of `dice`d6 - `dice`d6."""
+    """3. The distribution of `dice`d6 - `dice`d6: its lowest total, and the counts of each
+    total from it up (over 6**(2 * dice) rolls)."""
 
-    def answer(library: str) -> dict[int, str]:
+    def answer(library: str) -> tuple[int, ...]:
         if library == "rulesref":
             from rulesref.dice import D6, sum_counts
 
             lowest, counts = sum_counts([D6] * dice + [tuple(-f for f in D6)] * dice)
-            total = 6 ** (2 * dice)
-            return {lowest + i: str(Fraction(c, total)) for i, c in enumerate(counts) if c}
-        if library == "icepool":
-            import icepool
-
-            die = dice @ icepool.d6 - dice @ icepool.d6
-            total = die.denominator()
-            return {x: str(Fraction(q, total)) for x, q in die.items()}
-        from dyce import H
-
-        h = dice @ H(6) - dice @ H(6)
-        return {x: str(Fraction(c, h.total)) for x, c in h.items()}
+            return lowest, *counts
+        # -d6 is 7 - d6: the difference is (2 dice)d6 - 7 dice
+        both = _d6_sum(library, 2 * dice)
+        if library == "flint":
+            return -5 * dice, *both.coeffs()
+        difference = sorted((both - 7 * dice).items())
+        return difference[0][0], *(count for _, count in difference)
 
     answer.__doc__ = f"3. The distribution of {dice}d6 - {dice}d6."
+    return answer
+
+
+def counts(dice: int):
+    """4. The counts of each total of `dice` d6, from the lowest up (native integers)."""
+
+    def answer(library: str) -> list[int]:
+        if library == "rulesref":
+            from rulesref.dice import total_counts
+
+            return total_counts(dice)[dice:]
+        native = _d6_sum(library, dice)
+        if library == "flint":
+            return native.coeffs()
+        return [native[k] for k in range(dice, 6 * dice + 1)]
+
+    return answer
+
+
+def tail(dice: int, target: int):
+    """5. The chance that `dice` d6 total `target` or less, as (numerator, denominator)."""
+
+    def answer(library: str) -> tuple[int, int]:
+        if library == "rulesref":
+            from rulesref.dice import chance_at_most
+
+            chance = chance_at_most(target, dice=dice)
+            return chance.p, chance.q
+        native = _d6_sum(library, dice)
+        if library == "icepool":
+            chance = native.probability("<=", target)
+        elif library == "dyce":
+            chance = Fraction(native.le(target).get(True, 0), native.total)
+        else:
+            chance = Fraction(int(sum(native.coeffs()[: max(target - dice + 1, 0)])), 6**dice)
+        return chance.numerator, chance.denominator
+
     return answer
 
 
@@ -133,15 +180,43 @@ def _battle():
     return Battle(side(False), side(True))
 
 
+def _damage(library: str, attack: list[tuple[int, ...]], defence: list[tuple[int, ...]]):
+    """The exact distribution of the attack dice's total minus the defence dice's, as
+    {damage: count} over the 6**dice rolls."""
+    if library == "flint":
+        from flint import fmpz_poly
+
+        def poly(faces, sign):  # shifted so that the lowest face is the constant term
+            low = min(sign * f for f in faces)
+            coefficients = [0] * (max(sign * f for f in faces) - low + 1)
+            for f in faces:
+                coefficients[sign * f - low] += 1
+            return fmpz_poly(coefficients), low
+
+        product, lowest = fmpz_poly([1]), 0
+        for faces, sign in [(f, 1) for f in attack] + [(f, -1) for f in defence]:
+            factor, low = poly(faces, sign)
+            product, lowest = product * factor, lowest + low
+        return {lowest + k: int(c) for k, c in enumerate(product.coeffs()) if c}
+    if library == "icepool":
+        import icepool
+
+        dice = [icepool.Die(f) for f in attack] + [-icepool.Die(f) for f in defence]
+        return dict(sum(dice, icepool.Die([0])).items())
+    from dyce import H
+
+    return dict(sum([H(f) for f in attack] + [-H(f) for f in defence], H({0: 1})).items())
+
+
 def battle_hits(library: str) -> dict[str, dict[int, str]]:
-    """4. The hits each side takes in a 50 v 50 campaign battle of mixed platoons
+    """6. The hits each side takes in a 50 v 50 campaign battle of mixed platoons
     (+2 artillery, +1 cavalry, -1 Damaged, FUBAR 1s, a fortified defender)."""
     battle = _battle()
     if library == "rulesref":
         from rulesref.campaign import hits_odds
 
         hits = hits_odds(battle)
-        return {role: {h: str(p) for h, p in hits[role].items()} for role in hits}
+        return hits
     # the other libraries get each die's faces from the rules, then do the arithmetic
     from rulesref.campaign import ROLES, explain_roll
 
@@ -152,35 +227,22 @@ def battle_hits(library: str) -> dict[str, dict[int, str]]:
     answer = {}
     for role, enemy in zip(ROLES, reversed(ROLES), strict=True):
         attack, defence = dice(enemy, "attack"), dice(role, "defence")
-        if library == "icepool":
-            import icepool
-
-            damage = sum((icepool.Die(f) for f in attack), icepool.Die([0])) - sum(
-                (icepool.Die(f) for f in defence), icepool.Die([0])
-            )
-            hits = damage.map(lambda d: max(d, 0) // 6)
-            total = hits.denominator()
-            answer[role] = {h: str(Fraction(q, total)) for h, q in hits.items()}
-        else:
-            from dyce import H
-
-            damage = sum((H(f) for f in attack), H({0: 1})) - sum(
-                (H(f) for f in defence), H({0: 1})
-            )
-            hits = damage.apply(lambda d: max(d, 0) // 6)
-            answer[role] = {h: str(Fraction(c, hits.total)) for h, c in hits.items()}
+        hits, total = {}, 6 ** (len(attack) + len(defence))
+        for damage, ways in _damage(library, attack, defence).items():
+            hits[max(damage, 0) // 6] = hits.get(max(damage, 0) // 6, 0) + ways
+        answer[role] = {h: Fraction(c, total) for h, c in hits.items()}
     return answer
 
 
 def battle_everything(library: str) -> dict[str, str]:
-    """4b. Every outcome of the same battle: hits, routs, victor, checks (rulesref only)."""
+    """7. Every outcome of the same battle: hits, routs, victor, checks (rulesref only)."""
     from rulesref.campaign import battle_odds
 
     return {str(k): str(v) for k, v in battle_odds(_battle()).outcomes.items()}
 
 
 def cascade(library: str) -> dict[str, str]:
-    """5. The exact Break-test cascade of a 200-unit force (rulesref only)."""
+    """8. The exact Break-test cascade of a 200-unit force (rulesref only)."""
     sys.path.insert(0, str(Path(__file__).parent))
     from cascade import make_force  # the force of benchmarks/cascade.py
 
@@ -192,9 +254,14 @@ def cascade(library: str) -> dict[str, str]:
 
 QUESTIONS = {
     "Break test table, Ld 2-10 x lost by 0-10, with and without re-roll": (break_table, LIBRARIES),
-    "d6 Leadership 2+ to 6+, 0 to 2 re-rolls": (d6_leadership, LIBRARIES),
+    "d6 Leadership 2+ to 6+, 0 to 2 re-rolls": (d6_leadership, ("rulesref", "icepool", "dyce")),
     "20d6 - 20d6": (difference(20), LIBRARIES),
     "100d6 - 100d6": (difference(100), LIBRARIES),
+    "counts of 1,000 d6": (counts(1000), LIBRARIES),
+    "counts of 10,000 d6": (counts(10_000), LIBRARIES),
+    "P(1,000 d6 ≤ 3,400)": (tail(1000, 3400), LIBRARIES),
+    "P(10,000 d6 ≤ 35,000)": (tail(10_000, 35_000), LIBRARIES),
+    "P(10,000 d6 ≤ 3)": (tail(10_000, 3), LIBRARIES),
     "hits of a 50 v 50 campaign battle": (battle_hits, LIBRARIES),
     "every outcome of the same battle": (battle_everything, ("rulesref",)),
     "cascade of a 200-unit force": (cascade, ("rulesref",)),
@@ -203,33 +270,61 @@ QUESTIONS = {
 
 # --- the harness ------------------------------------------------------------------------
 
+IMPORTS = {
+    "rulesref": (
+        "rulesref.dice",
+        "rulesref.break_test",
+        "rulesref.leadership",
+        "rulesref.campaign",
+    ),
+    "icepool": ("icepool",),
+    "dyce": ("dyce", "dyce.evaluation"),
+    "flint": ("flint",),
+}
 
-def _canonical(answer):
-    """Answers as sorted text, so that equal fractions compare equal across libraries."""
+
+def _canonical(answer) -> str:
+    """Answers as text, so that equal exact answers compare equal across libraries; long
+    runs of big integers (counts of thousands of dice) by a hash of their bytes."""
+    if isinstance(answer, list | tuple) and type(answer[-1]).__name__ in ("int", "fmpz"):
+        digest = hashlib.sha256()
+        for number in map(int, answer):
+            raw = number.to_bytes(number.bit_length() // 8 + 1, "little", signed=True)
+            digest.update(len(raw).to_bytes(8, "little") + raw)
+        return digest.hexdigest()
     return json.dumps(answer, sort_keys=True, default=str)
 
 
 def run_one(question: str, library: str) -> None:
-    """In a fresh process: import the library, then time one cold answer."""
+    """In a fresh process: import everything, then time one cold answer and warm ones."""
     function, _ = QUESTIONS[question]
-    __import__("rulesref.campaign" if library == "rulesref" else library)
-    import rulesref.campaign  # noqa: F401  (every harness imports the rules it needs)
-    import rulesref.leadership  # noqa: F401
-
+    for module in IMPORTS["rulesref"] + IMPORTS[library]:  # the peers use rulesref's faces
+        __import__(module)
     start = time.perf_counter()
     answer = function(library)
-    seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "answer": _canonical(answer)}))
+    cold = time.perf_counter() - start
+    warm = []
+    for _ in range(WARM_TRIES):
+        start = time.perf_counter()
+        function(library)
+        warm.append(time.perf_counter() - start)
+    print(json.dumps({"cold": cold, "warm": min(warm), "answer": _canonical(answer)}))
 
 
-def measure(question: str, library: str) -> dict:
-    output = subprocess.run(
-        [sys.executable, __file__, "--run", question, library],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return json.loads(output)
+def measure(question: str, library: str, limit: float) -> dict:
+    """One fresh process's times and answer; {"failed": why} if it fails or is too slow."""
+    try:
+        run = subprocess.run(
+            [sys.executable, __file__, "--run", question, library],
+            capture_output=True,
+            text=True,
+            timeout=limit,
+        )
+    except subprocess.TimeoutExpired:
+        return {"failed": f"> {limit:.0f} s"}
+    if run.returncode:
+        return {"failed": f"fails ({run.stderr.strip().splitlines()[-1].split(':')[0]})"}
+    return json.loads(run.stdout)
 
 
 def machine() -> str:
@@ -244,9 +339,72 @@ def machine() -> str:
     return f"{cpu}, Python {platform.python_version()}, {platform.system()} {platform.machine()}"
 
 
+def _time(seconds: float) -> str:
+    if seconds < 0.01:
+        return f"{seconds * 1000:.2f} ms"
+    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def compare(question: str, libraries: tuple[str, ...], repeat: int, limit: float) -> dict:
+    """The median cold and warm times of each library (or why it has none), answers checked."""
+    results = {library: [] for library in libraries}
+    failed, answers = {}, {}
+    for rep in range(repeat):
+        order = libraries[rep % len(libraries) :] + libraries[: rep % len(libraries)]
+        for library in order:
+            if library in failed:
+                continue
+            result = measure(question, library, limit)
+            if "failed" in result:
+                failed[library] = result["failed"]
+                continue
+            results[library].append(result)
+            answers.setdefault(library, result["answer"])
+    assert "rulesref" not in failed, f"{question}: rulesref {failed.get('rulesref')}"
+    assert len(set(answers.values())) == 1, f"{question}: the exact answers differ: {answers}"
+    row = dict(failed)
+    for library, runs in results.items():
+        if runs:
+            row[library] = tuple(
+                statistics.median(run[key] for run in runs) for key in ("cold", "warm")
+            )
+    return row
+
+
+def table(rows: dict[str, dict], repeat: int) -> str:
+    lines = [
+        "| question | rulesref | icepool | dyce | FLINT | rulesref ahead, cold | warm |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for question, row in rows.items():
+        cells = []
+        for library in LIBRARIES:
+            times = row.get(library, "n/a")
+            cells.append(
+                times if isinstance(times, str) else f"{_time(times[0])} / {_time(times[1])}"
+            )
+        timed = [row[lib] for lib in PEERS if isinstance(row.get(lib), tuple)]
+        ahead = [
+            f"{min(t[k] for t in timed) / row['rulesref'][k]:.1f}×" if timed else "n/a"
+            for k in (0, 1)
+        ]
+        lines.append(f"| {question} | {' | '.join(cells)} | {' | '.join(ahead)} |")
+    versions = ", ".join(
+        f"{name} {__import__('importlib.metadata').metadata.version(name)}"
+        for name in ("sympy", "gmpy2", "icepool", "dyce", "python-flint")
+    )
+    return "\n".join(lines) + (
+        f"\n\nEach cell: cold / warm time, the median of {repeat} fresh processes. "
+        "The speed-up is over the fastest other library (above 1× rulesref is ahead).\n"
+        f"Recorded on {date.today().isoformat()} on {machine()}; {versions}.\n"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--limit", type=float, default=60, help="seconds before a run is given up")
+    parser.add_argument("--only", help="only the questions whose name contains this text")
     parser.add_argument("--write", type=Path, help="also write the table as Markdown here")
     parser.add_argument("--run", nargs=2, metavar=("QUESTION", "LIBRARY"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -254,51 +412,16 @@ def main() -> None:
         run_one(*args.run)
         return
 
-    rows = []
+    rows = {}
     for question, (_, libraries) in QUESTIONS.items():
-        times = {library: [] for library in libraries}
-        answers = {}
-        for rep in range(args.repeat):
-            order = libraries[rep % len(libraries) :] + libraries[: rep % len(libraries)]
-            for library in order:
-                result = measure(question, library)
-                times[library].append(result["seconds"])
-                answers.setdefault(library, result["answer"])
-        assert len(set(answers.values())) == 1, f"{question}: the exact answers differ"
-        rows.append((question, {lib: sorted(t) for lib, t in times.items()}))
-        print(f"checked and timed: {question}", file=sys.stderr)
-
-    def cell(samples):
-        if samples is None:
-            return "n/a"
-        return (
-            f"{statistics.median(samples) * 1000:.2f} ms "
-            f"({samples[0] * 1000:.2f}–{samples[-1] * 1000:.2f})"
-        )
-
-    header = "| question | rulesref | icepool | dyce | rulesref speed-up |"
-    lines = [header, "|---|---:|---:|---:|---:|"]
-    for question, times in rows:
-        ours = statistics.median(times["rulesref"])
-        others = [statistics.median(times[lib]) for lib in ("icepool", "dyce") if lib in times]
-        ratio = f"{min(others) / ours:.1f}×" if others else "n/a"
-        lines.append(
-            f"| {question} | {cell(times['rulesref'])} | {cell(times.get('icepool'))} "
-            f"| {cell(times.get('dyce'))} | {ratio} |"
-        )
-    versions = ", ".join(
-        f"{name} {__import__('importlib.metadata').metadata.version(name)}"
-        for name in ("sympy", "icepool", "dyce")
-    )
-    table = "\n".join(lines)
-    footer = (
-        f"\nMedian of {args.repeat} cold runs each (fastest–slowest in brackets); "
-        f"the speed-up is over the faster of icepool and dyce.\n"
-        f"Recorded on {date.today().isoformat()} on {machine()}; {versions}.\n"
-    )
-    print(table + "\n" + footer)
+        if args.only and args.only not in question:
+            continue
+        rows[question] = compare(question, libraries, args.repeat, args.limit)
+        print(f"checked and timed: {question}: {rows[question]}", file=sys.stderr)
+    text = table(rows, args.repeat)
+    print(text)
     if args.write:
-        args.write.write_text(table + "\n" + footer)
+        args.write.write_text(text)
 
 
 if __name__ == "__main__":

@@ -1,22 +1,25 @@
 """The exact dice core against brute-force enumeration of every roll."""
 
 from collections import Counter
-from itertools import product
+from itertools import accumulate, product
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from sympy import Rational
 
+from rulesref import dice as core
 from rulesref.dice import (
     D6,
     FACES,
+    MAX_DICE,
     chance_at_least,
     chance_at_most,
     convolve,
     power_counts,
     sum_counts,
     total_counts,
+    ways_at_most,
     with_rerolls,
 )
 from rulesref.errors import RulesError
@@ -92,12 +95,92 @@ def test_many_dice_need_no_recursion():
     assert sum(total_counts(2000)) == 6**2000
 
 
+# --- each kernel against enumeration and against another kernel ---------------------
+
+D6_SHAPE = tuple(face - 1 for face in D6)
+
+
+def test_every_kernel_matches_enumeration():
+    for dice in range(0, 5):
+        sums = Counter(sum(roll) for roll in product(D6_SHAPE, repeat=dice))
+        counts = tuple(sums[s] for s in range(5 * dice + 1))
+        assert core._d6_power(dice) == core._packed_power(D6_SHAPE, dice) == counts
+        tails = list(accumulate(counts))
+        assert [core._lower_tail(over, dice) for over in range(5 * dice + 1)] == tails
+
+
+@given(st.integers(min_value=0, max_value=300))
+@example(0).via("no dice")
+@example(1).via("one die")
+@example(core._KEPT).via("the last kept")
+@example(core._KEPT + 1).via("the first not kept")
+def test_the_recurrence_agrees_with_the_packed_product(dice):
+    assert core._d6_power(dice) == core._packed_power(D6_SHAPE, dice)
+    assert power_counts(D6_SHAPE, dice) == core._d6_power(dice)
+
+
+@given(st.integers(min_value=0, max_value=260), st.integers(min_value=-10, max_value=1570))
+@example(0, 0).via("no dice, total 0")
+@example(0, -1).via("no dice, below")
+@example(1, 0).via("one die, below its lowest")
+@example(1, 1).via("one die, its lowest")
+@example(1, 6).via("one die, its highest")
+@example(1, 7).via("one die, above")
+@example(core._KEPT + 1, core._KEPT).via("below the lowest")
+@example(core._KEPT + 1, core._KEPT + 1).via("the lowest")
+@example(core._KEPT + 1, 6 * core._KEPT + 5).via("one below the highest")
+@example(core._KEPT + 1, 6 * core._KEPT + 6).via("the highest")
+@example(core._KEPT + 1, 7 * core._KEPT // 2 + 3).via("the middle")
+@example(259, 906).via("the middle of an odd spread")
+def test_a_single_tail_agrees_with_the_whole_distribution(dice, target):
+    """The closed form (many dice) or the kept sums (few) against the packed product."""
+    counts = (0,) * dice + core._packed_power(D6_SHAPE, dice)
+    expected = sum(counts[: max(target + 1, 0)])
+    assert ways_at_most(target, dice=dice) == expected
+    assert chance_at_most(target, dice=dice) == Rational(expected, 6**dice)
+    assert chance_at_least(target + 1, dice=dice) == 1 - Rational(expected, 6**dice)
+
+
+def test_the_tail_and_the_recurrence_agree_for_a_thousand_dice():
+    tails = list(accumulate(total_counts(1000)))
+    for target in (1000, 1001, 2500, 3499, 3500, 3501, 5999, 6000):
+        assert ways_at_most(target, dice=1000) == tails[target]
+
+
+def test_many_dice_questions_leave_the_caches_as_they_were():
+    """Memory stays flat: counts beyond the kept sizes are never cached."""
+    chance_at_most(3, dice=1)
+    before = core._kept_power.cache_info().currsize, core._kept_at_most.cache_info().currsize
+    for dice in range(core._KEPT + 1, core._KEPT + 60):
+        chance_at_most(3 * dice, dice=dice)
+        power_counts(D6_SHAPE, dice)
+    after = core._kept_power.cache_info().currsize, core._kept_at_most.cache_info().currsize
+    assert after == before
+    assert core._kept_power.cache_info().maxsize and core._kept_at_most.cache_info().maxsize
+
+
+def test_the_most_dice_answer_exactly():
+    assert chance_at_most(3, dice=MAX_DICE) == 0
+    assert chance_at_least(6 * MAX_DICE, dice=MAX_DICE) == Rational(1, 6**MAX_DICE)
+    assert chance_at_most(6 * MAX_DICE - 1, dice=MAX_DICE) == 1 - Rational(1, 6**MAX_DICE)
+
+
 @pytest.mark.parametrize(
     "call, name",
     [
         (lambda: chance_at_most(3, dice=-1), "dice"),
         (lambda: chance_at_least(3, dice=2.0), "dice"),
         (lambda: chance_at_most("3", dice=2), "target"),
+        (lambda: chance_at_least(3, dice=10**9), "dice"),
+        (lambda: chance_at_least(3, dice=None), "dice"),
+        (lambda: chance_at_least(None, dice=3), "target"),
+        (lambda: chance_at_least(-(10**9), dice=3), "target"),
+        (lambda: chance_at_most(3, dice=True), "dice"),
+        (lambda: ways_at_most(3, dice=MAX_DICE + 1), "dice"),
+        (lambda: total_counts(-1), "dice"),
+        (lambda: total_counts(None), "dice"),
+        (lambda: power_counts(D6_SHAPE, 10**9), "dice"),
+        (lambda: sum_counts([D6] * (MAX_DICE + 1)), "dice"),
         (lambda: with_rerolls(Rational(1, 2), -1), "rerolls"),
         (lambda: with_rerolls(0.5), "chance"),
         (lambda: with_rerolls(Rational(3, 2)), "chance"),
