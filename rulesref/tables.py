@@ -11,12 +11,15 @@ print(table.cell(8, 3))  # Leadership 8, lost by 3
 #> 5/18
 print(table.csv().splitlines()[7])  # the row of Leadership 8
 #> 8,13/18,7/12,5/12,5/18,1/6,1/12,1/36,1/36,1/36,1/36,1/36
+print(table.spreadsheet_csv().splitlines()[:2])  # one line per cell, for spreadsheets
+#> ['leadership,lost_by,percent,numerator,denominator', '2,0,2.7778,1,36']
 ```
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from html import escape
 from itertools import product
 
 from sympy import Rational
@@ -46,6 +49,9 @@ class Table:
     rows: tuple[int, ...]
     columns: tuple[int, ...]
     cells: tuple[tuple[Rational, ...], ...]
+    row_suffix: str = ""  # shown after each row value: "+" for a d6 target
+    row_heading: str = "Ld"  # the corner of the table, short enough for a phone
+    column_heading: str = "lost by"
 
     def cell(self, row: int, column: int) -> Rational:
         return self.cells[self.rows.index(row)][self.columns.index(column)]
@@ -57,6 +63,37 @@ class Table:
         for row, cells in zip(self.rows, self.cells, strict=True):
             lines.append(f"{row}," + ",".join(map(str, cells)))
         return "\n".join(lines) + "\n"
+
+    def spreadsheet_csv(self) -> str:
+        """The table as CSV for spreadsheets: one line per cell, its percentage rounded to
+        4 places, then the exact fraction as a whole numerator and denominator (a cell
+        such as 1/12 would be read as a date)."""
+        lines = [f"{self.row_label},{self.column_label},percent,numerator,denominator"]
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            for column, p in zip(self.columns, cells, strict=True):
+                lines.append(f"{row},{column},{float(p) * 100:.4f},{p.p},{p.q}")
+        return "\n".join(lines) + "\n"
+
+    def html(self, download: str = "") -> str:
+        """The table as an HTML heat table: percentages first (whole on a phone, one
+        decimal on wider screens), each cell shaded by its chance, and its exact fraction
+        behind the "exact fractions" switch; `download` is the address of its CSV."""
+        head = "".join(f'<th scope="col">{c}</th>' for c in self.columns)
+        body = []
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            tds = "".join(_heat_cell(p) for p in cells)
+            body.append(f'<tr><th scope="row">{row}{escape(self.row_suffix)}</th>{tds}</tr>')
+        link = (
+            f'<a class="rr-download" href="{escape(download)}" download>CSV</a>' if download else ""
+        )
+        return (
+            f'<div class="rr-odds"><div class="rr-odds-bar">'
+            f'<label class="rr-exact"><input type="checkbox"> exact fractions</label>{link}</div>'
+            f'<table class="rr-heat"><caption>{escape(self.title)}, in %</caption>'
+            f'<thead><tr><th scope="col" class="rr-corner">{escape(self.row_heading)} ↓<br>'
+            f"{escape(self.column_heading)} →</th>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table></div>"
+        )
 
     def markdown(self, cell: Callable[[Rational], str] = str) -> str:
         """The table in Markdown, each cell formatted by `cell` (exact fractions by default)."""
@@ -71,6 +108,38 @@ class Table:
 def percent(p: Rational) -> str:
     """A probability as a percentage to one decimal place, for reading (never for computing)."""
     return f"{float(p):.1%}"
+
+
+def _rounded_percent(p: Rational, places: int) -> str:
+    """p in percent, rounded half up to `places` decimals (exactly, as a reader would)."""
+    scaled = (p * 100 * 10**places * 2 + 1) // 2
+    whole, tenths = divmod(int(scaled), 10**places)
+    return f"{whole}.{tenths:0{places}d}" if places else str(whole)
+
+
+def _heat_cell(p: Rational) -> str:
+    return (
+        f'<td style="--p:{float(p):.3f}"><span class="rr-pct">'
+        f'<span class="rr-wide">{_rounded_percent(p, 1)}</span>'
+        f'<span class="rr-narrow">{_rounded_percent(p, 0)}</span></span>'
+        f'<span class="rr-frac"><sup>{p.p}</sup><sub>{p.q}</sub></span></td>'
+    )
+
+
+def tabbed(name: str, tabs: list[tuple[str, str, str]], open_tab: int = 0) -> str:
+    """Material's content tabs around HTML blocks: one (label, anchor, html) per tab, the
+    one at `open_tab` open. Each tab's radio button carries its anchor, so a link to the anchor
+    opens that tab (docs/javascripts/site.js)."""
+    inputs = "".join(
+        f'<input id="{anchor}" name="{name}" type="radio"{" checked" * (n == open_tab)}>'
+        for n, (_, anchor, _) in enumerate(tabs)
+    )
+    labels = "".join(f'<label for="{anchor}">{escape(label)}</label>' for label, anchor, _ in tabs)
+    blocks = "".join(f'<div class="tabbed-block">{html}</div>' for *_, html in tabs)
+    return (
+        f'<div class="tabbed-set tabbed-alternate" data-tabs="{name}:{len(tabs)}">{inputs}'
+        f'<div class="tabbed-labels">{labels}</div><div class="tabbed-content">{blocks}</div></div>'
+    )
 
 
 def _grid(name: str, title: str, probability: Callable[..., Rational], **options) -> Table:
@@ -101,6 +170,28 @@ def reform_test_table() -> Table:
     )
 
 
+TARGETS = range(2, 7)
+REROLLS = range(0, CALCULATOR_REROLLS + 1)
+
+
+def leadership_test_table() -> Table:
+    """Chance that a d6 Leadership test holds (LD-1), by target and Doctrine re-rolls (LD-7)."""
+    return Table(
+        name="leadership-test",
+        title="d6 Leadership test: chance to hold",
+        row_label="target",
+        column_label="rerolls",
+        rows=tuple(TARGETS),
+        columns=tuple(REROLLS),
+        cells=tuple(
+            tuple(leadership_test_probability(t, rerolls=n) for n in REROLLS) for t in TARGETS
+        ),
+        row_suffix="+",
+        row_heading="target",
+        column_heading="re-rolls",
+    )
+
+
 def tables() -> tuple[Table, ...]:
     """Every table the site publishes, each with a CSV download."""
     return (
@@ -108,6 +199,7 @@ def tables() -> tuple[Table, ...]:
         break_test_table(insane_courage=False),
         break_test_table(reroll=True),
         reform_test_table(),
+        leadership_test_table(),
     )
 
 
