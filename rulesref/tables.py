@@ -30,7 +30,16 @@ from rulesref.break_test import (
     break_test_probability,
     reform_test_probability,
 )
-from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side, battle_odds
+from rulesref.campaign import (
+    ROLES,
+    TERRAINS,
+    Battle,
+    Platoon,
+    Side,
+    battle_odds,
+    fewest_withdrawals,
+    most_withdrawals,
+)
 from rulesref.leadership import leadership_test_probability
 
 LEADERSHIP = range(2, MAX_LEADERSHIP + 1)
@@ -201,6 +210,150 @@ def tables() -> tuple[Table, ...]:
         reform_test_table(),
         leadership_test_table(),
     )
+
+
+# The headline numbers of a campaign battle: chances, then expected hits.
+MEASURES = (
+    "attacker wins",
+    "defender wins",
+    "no victor",
+    "defender leaves",
+    "attacker leaves",
+    "E[hits on defender]",
+    "E[hits on attacker]",
+)
+
+
+@dataclass(frozen=True)
+class BattleTable:
+    """Named campaign battles (rows) against the MEASURES (columns), exactly."""
+
+    name: str  # the file name of its download, without .csv
+    title: str
+    rows: tuple[str, ...]
+    cells: tuple[tuple[Rational, ...], ...]
+
+    def spreadsheet_csv(self) -> str:
+        """One line per battle and measure: its value as a decimal (percent for a chance,
+        hits for an expected number of hits) and exactly, as numerator and denominator."""
+        lines = ["battle,measure,value,unit,numerator,denominator"]
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            for measure, value in zip(MEASURES, cells, strict=True):
+                hits = measure.startswith("E[")
+                decimal = float(value) * (1 if hits else 100)
+                unit = "hits" if hits else "percent"
+                lines.append(f'"{row}",{measure},{decimal:.4f},{unit},{value.p},{value.q}')
+        return "\n".join(lines) + "\n"
+
+    def markdown(self, download: str = "") -> str:
+        """The table in Markdown, chances in percent, then a link to its CSV."""
+        lines = ["| battle | " + " | ".join(MEASURES) + " |", "|---" * (len(MEASURES) + 1) + "|"]
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            shown = [
+                f"{float(v):.2f}" if m.startswith("E[") else percent(v)
+                for m, v in zip(MEASURES, cells, strict=True)
+            ]
+            lines.append(f"| {row} | " + " | ".join(shown) + " |")
+        link = f"\n\n[Download this table as CSV]({download})" if download else ""
+        return "\n".join(lines) + link
+
+
+def _measures(battle: Battle, **options) -> tuple[Rational, ...]:
+    odds = battle_odds(battle, **options)
+    values = (
+        odds.victor["attacker"],
+        odds.victor["defender"],
+        odds.victor[None],
+        1 - odds.fate["defender"]["holds"],
+        1 - odds.fate["attacker"]["holds"],
+        odds.expected_hits("defender"),
+        odds.expected_hits("attacker"),
+    )
+    return tuple(map(Rational, values))  # a certain or impossible ending can be a plain 0 or 1
+
+
+INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
+
+
+def _split(attack: int, platoons: int = 3, **side) -> Side:
+    rolls = ["attack"] * attack + ["defence"] * (platoons - attack)
+    return Side([INFANTRY] * platoons, rolls, **side)
+
+
+def match_ups() -> dict[str, Battle]:
+    """Three infantry platoons a side in the open, split between attack and defence."""
+    return {
+        "3 attack v 3 defence": Battle(_split(3), _split(0)),
+        "2 attack + 1 defence v 3 defence": Battle(_split(2), _split(0)),
+        "2 + 1 v 1 + 2": Battle(_split(2), _split(1)),
+        "2 + 1 v 2 + 1": Battle(_split(2), _split(2)),
+        "3 attack v 3 attack": Battle(_split(3), _split(3)),
+    }
+
+
+def policy_battle() -> Battle:
+    """A battle where the hit-assignment policy (CA-15, CA-C9) decides who wins."""
+    damaged, fubar = Platoon(state="damaged"), Platoon(state="fubar")
+    return Battle(
+        Side([ARTILLERY] * 3 + [damaged], ["attack"] * 3 + ["defence"]),
+        Side([ARTILLERY, ARTILLERY, damaged, fubar], ["attack", "attack", "defence", "defence"]),
+    )
+
+
+ATTACKERS = range(1, 13)  # attacking infantry platoons, "one more platoon"
+
+
+@cache
+def campaign_tables() -> dict[str, BattleTable]:
+    """The campaign battle odds page's tables (CA-2 to CA-18), by short name."""
+    horse = Side([CAVALRY, CAVALRY, INFANTRY])
+    guns = Side([ARTILLERY, ARTILLERY, INFANTRY])
+    foot = Side([INFANTRY] * 3)
+    assault = Side([INFANTRY, INFANTRY, INFANTRY, ARTILLERY])
+    pair, fortified_pair = Side([INFANTRY] * 2), Side([INFANTRY] * 2, fortified=True)
+    battles = {
+        "3-v-3-infantry": ("3 v 3 infantry", {k: (b, {}) for k, b in match_ups().items()}),
+        "cavalry-and-artillery": (
+            "Cavalry and artillery by terrain",
+            {
+                "cavalry, open": (Battle(horse, foot), {}),
+                "cavalry, woods": (Battle(horse, foot, terrain="woods"), {}),
+                "cavalry, mountain": (Battle(horse, foot, terrain="mountain"), {}),
+                "artillery, open": (Battle(guns, foot), {}),
+                "artillery, forest": (Battle(guns, foot, terrain="forest"), {}),
+                "infantry only, open": (Battle(foot, foot), {}),
+            },
+        ),
+        "fortified": (
+            "Fortified defenders in a mountain hex",
+            {
+                "open": (Battle(assault, pair), {}),
+                "open, fortified": (Battle(assault, fortified_pair), {}),
+                "mountain": (Battle(assault, pair, terrain="mountain"), {}),
+                "mountain, fortified": (Battle(assault, fortified_pair, terrain="mountain"), {}),
+            },
+        ),
+        "one-more-platoon": (
+            "One more attacking platoon against three defenders",
+            {f"{n} attackers": (Battle(Side([INFANTRY] * n), foot), {}) for n in ATTACKERS},
+        ),
+        "hit-policy": (
+            "The hit-assignment policy",
+            {
+                "fewest withdrawals": (policy_battle(), {"policy": fewest_withdrawals}),
+                "most withdrawals": (policy_battle(), {"policy": most_withdrawals}),
+            },
+        ),
+    }
+    return {
+        short: BattleTable(
+            name=f"campaign-{short}",
+            title=title,
+            rows=tuple(rows),
+            cells=tuple(_measures(battle, **options) for battle, options in rows.values()),
+        )
+        for short, (title, rows) in battles.items()
+    }
 
 
 def _calculator(

@@ -339,9 +339,10 @@ def test_search_finds_the_rule_first_with_a_prose_preview(view, query, width):
     results = page.locator(".md-search-result__item")
     for _ in range(20):  # until the search index has loaded in its worker
         search.fill("")
-        search.type(query)
+        search.type(query)  # key by key, as Material listens to the keyboard
         page.wait_for_timeout(300)
         if results.count():
+            page.wait_for_timeout(800)  # the results of the whole query, not of a prefix
             break
     # the first page found, and its best section: the rule, with prose under its title
     best = results.first.locator("a.md-search-result__link").nth(1)
@@ -419,3 +420,18 @@ def test_screenshots_at_phone_width(view):
             ready(page, "break")
         page.screenshot(path=ARTIFACTS / f"{name}-390-{scheme}.png", full_page=True)
         assert (ARTIFACTS / f"{name}-390-{scheme}.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_wide_campaign_table_keeps_its_first_column_in_view(view, scheme):
+    page = view("/odds/campaign-battles/", 390, scheme)
+    table = page.locator(".jp-RenderedMarkdown table").first
+    offset = table.evaluate(
+        """(t) => {
+             const scroller = t.closest(".md-typeset__scrollwrap");
+             scroller.scrollLeft = scroller.scrollWidth;
+             return [scroller.scrollLeft, t.rows[1].cells[0].getBoundingClientRect().left
+                                          - scroller.getBoundingClientRect().left];
+           }"""
+    )
+    assert offset[0] > 0 and abs(offset[1]) <= 1, offset  # scrolled, yet the names stay

@@ -223,6 +223,8 @@ def test_search_previews_are_prose(site):
     assert not code, f"code in search previews: {code}"
     br6 = [d for d in index["docs"] if d["location"].endswith("#br-6")]
     assert br6 and "BR6" in br6[0]["title"] and br6[0]["text"]
+    odds = [d["text"] for d in index["docs"] if d["location"].startswith("odds/break-test/")]
+    assert any("Insane Courage" in text for text in odds), "the odds pages' prose is searchable"
 
 
 PROSE_NUMBER = re.compile(r"(?<![\w/.#-])(\d+/\d+|\d+(?:\.\d+)?%)(?![\w/])")

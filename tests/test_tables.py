@@ -153,3 +153,27 @@ def test_charts_plot_percent_axes_from_the_rules():
     svg = charts[8]
     assert svg.count("<polyline") == 3 and "100%" in svg and "0%" in svg
     assert "Break test, lost the combat by 3: 27.8% (5/18)" in svg
+
+
+def test_campaign_tables_are_battle_odds():
+    """CA-2 to CA-18: each cell of the campaign page's tables is battle_odds; its CSV is
+    exact and has no date-like cell."""
+    from rulesref.campaign import most_withdrawals
+    from rulesref.tables import MEASURES, campaign_tables, match_ups, policy_battle
+
+    tables = campaign_tables()
+    first = tables["3-v-3-infantry"]
+    odds = battle_odds(match_ups()["2 + 1 v 1 + 2"])
+    row = first.cells[first.rows.index("2 + 1 v 1 + 2")]
+    assert row[MEASURES.index("attacker wins")] == odds.victor["attacker"]
+    assert row[MEASURES.index("E[hits on defender]")] == odds.expected_hits("defender")
+    policy = tables["hit-policy"].cells[1]
+    most = battle_odds(policy_battle(), policy=most_withdrawals)
+    assert policy[MEASURES.index("defender leaves")] == 1 - most.fate["defender"]["holds"]
+    for table in tables.values():
+        lines = list(csv.DictReader(io.StringIO(table.spreadsheet_csv())))
+        assert len(lines) == len(table.rows) * len(MEASURES)
+        cells = [value for cells in table.cells for value in cells]
+        for line, value in zip(lines, cells, strict=True):
+            assert Rational(int(line["numerator"]), int(line["denominator"])) == value
+            assert "/" not in line["value"] + line["numerator"] + line["denominator"]

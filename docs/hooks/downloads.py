@@ -12,11 +12,15 @@ import json
 
 from mkdocs.structure.files import File
 
-from rulesref.tables import calculator_data, tables
+from rulesref.tables import calculator_data, campaign_tables, tables
 
 
 def on_files(files, config):
     for table in tables():
+        files.append(
+            File.generated(config, f"downloads/{table.name}.csv", content=table.spreadsheet_csv())
+        )
+    for table in campaign_tables().values():
         files.append(
             File.generated(config, f"downloads/{table.name}.csv", content=table.spreadsheet_csv())
         )

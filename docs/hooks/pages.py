@@ -1,7 +1,8 @@
 """MkDocs hook: make every page easy to find, quote and read.
 
-- Search: code blocks, included code and notebook inputs are left out of the search
-  index (`data-search-exclude`), so previews show prose; each rule heading gets its id
+- Search: code blocks and included code are left out of the search index
+  (`data-search-exclude`), so previews show prose (notebook inputs are not rendered at
+  all: `no_input` in mkdocs.yml); each rule heading gets its id
   without the hyphen as a hidden alias, so "BR6" and "br6" find BR-6 ("BR-6" is
   searched as "BR" and "6", both in the rule's title).
 - Glossary: the abbreviations (docs/includes/abbreviations.md) are underlined at most
@@ -13,7 +14,7 @@
 import json
 import re
 
-CODE_BLOCK = re.compile(r'<(div|details) class="(highlight|abstract|jp-Cell-inputWrapper)')
+CODE_BLOCK = re.compile(r'<(div|details) class="(highlight|abstract)')
 RULE_HEADING = re.compile(r'(<h([2-6]) id="((?:br|ld|ca|st)-c?\d+)"[^>]*>.*?)(</h\2>)', re.S)
 TAG = re.compile(r"<(/?)(h[1-6]|a|abbr)\b([^>]*)>")
 
