@@ -3,20 +3,27 @@ PYTHON ?= python3
 export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
+SITE_READY := $(VENV)/.installed-docs
 READY := $(VENV)/.installed
+PIP := $(BIN)/python -m pip install --quiet -c requirements/constraints.txt
 
 .PHONY: serve site test anchors lock clean
 
-$(READY): pyproject.toml requirements/constraints.txt
+# The site needs only the `docs` extra; the tests add the `test` extra (Playwright, ...).
+$(SITE_READY): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt --upgrade pip
-	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[docs,test]'
+	$(PIP) --upgrade pip
+	$(PIP) -e '.[docs]'
 	touch $@
 
-serve: $(READY)
+$(READY): $(SITE_READY)
+	$(PIP) -e '.[docs,test]'
+	touch $@
+
+serve: $(SITE_READY)
 	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
-site: $(READY)
+site: $(SITE_READY)
 	$(BIN)/mkdocs build --strict --site-dir site
 
 test: $(READY) /usr/bin/chromium
@@ -27,7 +34,7 @@ test: $(READY) /usr/bin/chromium
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 # Record the anchors of newly published rules and headings (they may never be removed).
-anchors: site
+anchors: site $(READY)
 	$(BIN)/python tests/test_site.py site
 
 # Rewrite the golden snapshot of every published number from the current code

@@ -39,7 +39,7 @@ MAX_RANK = 100
 MAX_UNITS = 1000  # in a command, and in the whole force
 # The Break tests of units one phase may hold for the exact cascade: the sizes it answers
 # within a second or two (measured: the cost grows with the cube of a command's tests).
-MAX_CASCADE_TESTS = 100
+MAX_CASCADE_TESTS = 400
 MAX_CASCADE_COMMAND_TESTS = 30
 WRITTEN = re.compile(r"([2-6])\+")
 LEVELS = ("unit", "command", "force")

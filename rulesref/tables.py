@@ -11,12 +11,15 @@ print(table.cell(8, 3))  # Leadership 8, lost by 3
 #> 5/18
 print(table.csv().splitlines()[7])  # the row of Leadership 8
 #> 8,13/18,7/12,5/12,5/18,1/6,1/12,1/36,1/36,1/36,1/36,1/36
+print(table.spreadsheet_csv().splitlines()[:2])  # one line per cell, for spreadsheets
+#> ['leadership,lost_by,percent,numerator,denominator', '2,0,2.7778,1,36']
 ```
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from html import escape
 from itertools import product
 
 from sympy import Rational
@@ -27,7 +30,16 @@ from rulesref.break_test import (
     break_test_probability,
     reform_test_probability,
 )
-from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side, battle_odds
+from rulesref.campaign import (
+    ROLES,
+    TERRAINS,
+    Battle,
+    Platoon,
+    Side,
+    battle_odds,
+    fewest_withdrawals,
+    most_withdrawals,
+)
 from rulesref.leadership import leadership_test_probability
 
 LEADERSHIP = range(2, MAX_LEADERSHIP + 1)
@@ -46,6 +58,9 @@ class Table:
     rows: tuple[int, ...]
     columns: tuple[int, ...]
     cells: tuple[tuple[Rational, ...], ...]
+    row_suffix: str = ""  # shown after each row value: "+" for a d6 target
+    row_heading: str = "Ld"  # the corner of the table, short enough for a phone
+    column_heading: str = "lost by"
 
     def cell(self, row: int, column: int) -> Rational:
         return self.cells[self.rows.index(row)][self.columns.index(column)]
@@ -57,6 +72,37 @@ class Table:
         for row, cells in zip(self.rows, self.cells, strict=True):
             lines.append(f"{row}," + ",".join(map(str, cells)))
         return "\n".join(lines) + "\n"
+
+    def spreadsheet_csv(self) -> str:
+        """The table as CSV for spreadsheets: one line per cell, its percentage rounded to
+        4 places, then the exact fraction as a whole numerator and denominator (a cell
+        such as 1/12 would be read as a date)."""
+        lines = [f"{self.row_label},{self.column_label},percent,numerator,denominator"]
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            for column, p in zip(self.columns, cells, strict=True):
+                lines.append(f"{row},{column},{float(p) * 100:.4f},{p.p},{p.q}")
+        return "\n".join(lines) + "\n"
+
+    def html(self, download: str = "") -> str:
+        """The table as an HTML heat table: percentages first (whole on a phone, one
+        decimal on wider screens), each cell shaded by its chance, and its exact fraction
+        behind the "exact fractions" switch; `download` is the address of its CSV."""
+        head = "".join(f'<th scope="col">{c}</th>' for c in self.columns)
+        body = []
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            tds = "".join(_heat_cell(p) for p in cells)
+            body.append(f'<tr><th scope="row">{row}{escape(self.row_suffix)}</th>{tds}</tr>')
+        link = (
+            f'<a class="rr-download" href="{escape(download)}" download>CSV</a>' if download else ""
+        )
+        return (
+            f'<div class="rr-odds"><div class="rr-odds-bar">'
+            f'<label class="rr-exact"><input type="checkbox"> exact fractions</label>{link}</div>'
+            f'<table class="rr-heat"><caption>{escape(self.title)}, in %</caption>'
+            f'<thead><tr><th scope="col" class="rr-corner">{escape(self.row_heading)} ↓<br>'
+            f"{escape(self.column_heading)} →</th>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table></div>"
+        )
 
     def markdown(self, cell: Callable[[Rational], str] = str) -> str:
         """The table in Markdown, each cell formatted by `cell` (exact fractions by default)."""
@@ -71,6 +117,38 @@ class Table:
 def percent(p: Rational) -> str:
     """A probability as a percentage to one decimal place, for reading (never for computing)."""
     return f"{float(p):.1%}"
+
+
+def _rounded_percent(p: Rational, places: int) -> str:
+    """p in percent, rounded half up to `places` decimals (exactly, as a reader would)."""
+    scaled = (p * 100 * 10**places * 2 + 1) // 2
+    whole, tenths = divmod(int(scaled), 10**places)
+    return f"{whole}.{tenths:0{places}d}" if places else str(whole)
+
+
+def _heat_cell(p: Rational) -> str:
+    return (
+        f'<td style="--p:{float(p):.3f}"><span class="rr-pct">'
+        f'<span class="rr-wide">{_rounded_percent(p, 1)}</span>'
+        f'<span class="rr-narrow">{_rounded_percent(p, 0)}</span></span>'
+        f'<span class="rr-frac"><sup>{p.p}</sup><sub>{p.q}</sub></span></td>'
+    )
+
+
+def tabbed(name: str, tabs: list[tuple[str, str, str]], open_tab: int = 0) -> str:
+    """Material's content tabs around HTML blocks: one (label, anchor, html) per tab, the
+    one at `open_tab` open. Each tab's radio button carries its anchor, so a link to the anchor
+    opens that tab (docs/javascripts/site.js)."""
+    inputs = "".join(
+        f'<input id="{anchor}" name="{name}" type="radio"{" checked" * (n == open_tab)}>'
+        for n, (_, anchor, _) in enumerate(tabs)
+    )
+    labels = "".join(f'<label for="{anchor}">{escape(label)}</label>' for label, anchor, _ in tabs)
+    blocks = "".join(f'<div class="tabbed-block">{html}</div>' for *_, html in tabs)
+    return (
+        f'<div class="tabbed-set tabbed-alternate" data-tabs="{name}:{len(tabs)}">{inputs}'
+        f'<div class="tabbed-labels">{labels}</div><div class="tabbed-content">{blocks}</div></div>'
+    )
 
 
 def _grid(name: str, title: str, probability: Callable[..., Rational], **options) -> Table:
@@ -101,6 +179,28 @@ def reform_test_table() -> Table:
     )
 
 
+TARGETS = range(2, 7)
+REROLLS = range(0, CALCULATOR_REROLLS + 1)
+
+
+def leadership_test_table() -> Table:
+    """Chance that a d6 Leadership test holds (LD-1), by target and Doctrine re-rolls (LD-7)."""
+    return Table(
+        name="leadership-test",
+        title="d6 Leadership test: chance to hold",
+        row_label="target",
+        column_label="rerolls",
+        rows=tuple(TARGETS),
+        columns=tuple(REROLLS),
+        cells=tuple(
+            tuple(leadership_test_probability(t, rerolls=n) for n in REROLLS) for t in TARGETS
+        ),
+        row_suffix="+",
+        row_heading="target",
+        column_heading="re-rolls",
+    )
+
+
 def tables() -> tuple[Table, ...]:
     """Every table the site publishes, each with a CSV download."""
     return (
@@ -108,7 +208,159 @@ def tables() -> tuple[Table, ...]:
         break_test_table(insane_courage=False),
         break_test_table(reroll=True),
         reform_test_table(),
+        leadership_test_table(),
     )
+
+
+# The headline numbers of a campaign battle: chances, then expected hits.
+MEASURES = (
+    "attacker wins",
+    "defender wins",
+    "no victor",
+    "defender leaves",
+    "attacker leaves",
+    "E[hits on defender]",
+    "E[hits on attacker]",
+)
+
+
+@dataclass(frozen=True)
+class BattleTable:
+    """Named campaign battles (rows) against the MEASURES (columns), exactly."""
+
+    name: str  # the file name of its download, without .csv
+    title: str
+    rows: tuple[str, ...]
+    cells: tuple[tuple[Rational, ...], ...]
+
+    def spreadsheet_csv(self) -> str:
+        """One line per battle and measure: its value as a decimal (percent for a chance,
+        hits for an expected number of hits) and exactly, as numerator and denominator."""
+        lines = ["battle,measure,value,unit,numerator,denominator"]
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            for measure, value in zip(MEASURES, cells, strict=True):
+                hits = measure.startswith("E[")
+                decimal = float(value) * (1 if hits else 100)
+                unit = "hits" if hits else "percent"
+                lines.append(f'"{row}",{measure},{decimal:.4f},{unit},{value.p},{value.q}')
+        return "\n".join(lines) + "\n"
+
+    def markdown(self, download: str = "") -> str:
+        """The table in Markdown, chances in percent, then a link to its CSV."""
+        lines = ["| battle | " + " | ".join(MEASURES) + " |", "|---" * (len(MEASURES) + 1) + "|"]
+        for row, cells in zip(self.rows, self.cells, strict=True):
+            shown = [
+                f"{float(v):.2f}" if m.startswith("E[") else percent(v)
+                for m, v in zip(MEASURES, cells, strict=True)
+            ]
+            lines.append(f"| {row} | " + " | ".join(shown) + " |")
+        link = f"\n\n[Download this table as CSV]({download})" if download else ""
+        return "\n".join(lines) + link
+
+
+def _measures(battle: Battle, **options) -> tuple[Rational, ...]:
+    odds = battle_odds(battle, **options)
+    values = (
+        odds.victor["attacker"],
+        odds.victor["defender"],
+        odds.victor[None],
+        1 - odds.fate["defender"]["holds"],
+        1 - odds.fate["attacker"]["holds"],
+        odds.expected_hits("defender"),
+        odds.expected_hits("attacker"),
+    )
+    return tuple(map(Rational, values))  # a certain or impossible ending can be a plain 0 or 1
+
+
+INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
+
+
+def _split(attack: int, platoons: int = 3, **side) -> Side:
+    rolls = ["attack"] * attack + ["defence"] * (platoons - attack)
+    return Side([INFANTRY] * platoons, rolls, **side)
+
+
+def match_ups() -> dict[str, Battle]:
+    """Three infantry platoons a side in the open, split between attack and defence."""
+    return {
+        "3 attack v 3 defence": Battle(_split(3), _split(0)),
+        "2 attack + 1 defence v 3 defence": Battle(_split(2), _split(0)),
+        "2 + 1 v 1 + 2": Battle(_split(2), _split(1)),
+        "2 + 1 v 2 + 1": Battle(_split(2), _split(2)),
+        "3 attack v 3 attack": Battle(_split(3), _split(3)),
+    }
+
+
+def policy_battle() -> Battle:
+    """A battle where the hit-assignment policy (CA-15, CA-C9) decides who wins."""
+    damaged, fubar = Platoon(state="damaged"), Platoon(state="fubar")
+    return Battle(
+        Side([ARTILLERY] * 3 + [damaged], ["attack"] * 3 + ["defence"]),
+        Side([ARTILLERY, ARTILLERY, damaged, fubar], ["attack", "attack", "defence", "defence"]),
+    )
+
+
+ATTACKERS = range(1, 13)  # attacking infantry platoons, "one more platoon"
+
+
+@cache
+def campaign_tables() -> dict[str, BattleTable]:
+    """The campaign battle odds page's tables (CA-2 to CA-18), by short name."""
+    horse = Side([CAVALRY, CAVALRY, INFANTRY])
+    guns = Side([ARTILLERY, ARTILLERY, INFANTRY])
+    foot = Side([INFANTRY] * 3)
+    assault = Side([INFANTRY, INFANTRY, INFANTRY, ARTILLERY])
+    pair, fortified_pair = Side([INFANTRY] * 2), Side([INFANTRY] * 2, fortified=True)
+    battles = {
+        "3-v-3-infantry": ("3 v 3 infantry", {k: (b, {}) for k, b in match_ups().items()}),
+        "cavalry-and-artillery": (
+            "Cavalry and artillery by terrain",
+            {
+                "cavalry, open": (Battle(horse, foot), {}),
+                "cavalry, woods": (Battle(horse, foot, terrain="woods"), {}),
+                "cavalry, mountain": (Battle(horse, foot, terrain="mountain"), {}),
+                "artillery, open": (Battle(guns, foot), {}),
+                "artillery, forest": (Battle(guns, foot, terrain="forest"), {}),
+                "infantry only, open": (Battle(foot, foot), {}),
+            },
+        ),
+        "fortified": (
+            "Fortified defenders in a mountain hex",
+            {
+                "open": (Battle(assault, pair), {}),
+                "open, fortified": (Battle(assault, fortified_pair), {}),
+                "mountain": (Battle(assault, pair, terrain="mountain"), {}),
+                "mountain, fortified": (Battle(assault, fortified_pair, terrain="mountain"), {}),
+            },
+        ),
+        "one-more-platoon": (
+            "One more attacking platoon against three defenders",
+            {f"{n} attackers": (Battle(Side([INFANTRY] * n), foot), {}) for n in ATTACKERS},
+        ),
+        "hit-policy": (
+            "The hit-assignment policy",
+            {
+                "fewest withdrawals": (policy_battle(), {"policy": fewest_withdrawals}),
+                "most withdrawals": (policy_battle(), {"policy": most_withdrawals}),
+            },
+        ),
+    }
+    return {
+        short: BattleTable(
+            name=f"campaign-{short}",
+            title=title,
+            rows=tuple(rows),
+            cells=tuple(_measures(battle, **options) for battle, options in rows.values()),
+        )
+        for short, (title, rows) in battles.items()
+    }
+
+
+def downloads() -> dict[str, str]:
+    """Every CSV download of the site, by file name, as spreadsheets read it: each table
+    of `tables()` and each campaign table, one cell a line."""
+    every = (*tables(), *campaign_tables().values())
+    return {f"{table.name}.csv": table.spreadsheet_csv() for table in every}
 
 
 def _calculator(
@@ -154,7 +406,8 @@ def small_battle_victor(*, terrain: int, fortified: bool, **platoons: int) -> di
     from rulesref.tables import small_battle_victor
 
     three_infantry = {"infantry": 3, "cavalry": 0, "artillery": 0}
-    sides = {f"{role}_{k}": n for role in ("attacker", "defender") for k, n in three_infantry.items()}
+    roles = ("attacker", "defender")
+    sides = {f"{role}_{k}": n for role in roles for k, n in three_infantry.items()}
     print(small_battle_victor(terrain=0, fortified=False, **sides))
     #> {'attacker wins': 2401/11664, 'defender wins': 11207/15552, 'no victor': 3431/46656}
     ```

@@ -229,7 +229,7 @@ def test_a_bad_address_shows_an_error_and_runs_nothing(visits, query, message):
 def test_pages_load_nothing_from_elsewhere_and_screenshots(visits):
     """Every main page at 390 px, light and dark; the fixture checks every request."""
     ARTIFACTS.mkdir(exist_ok=True)
-    for path in ("/", "/rules/break-test/", "/examples/break-test-tables/", "/glossary/"):
+    for path in ("/", "/rules/break-test/", "/odds/break-test/", "/glossary/"):
         visits(path).wait_for_load_state("networkidle")
     for scheme in ("light", "dark"):
         page = visits("/tools/calculators/?break.leadership=8&break.lost_by=3", color_scheme=scheme)
@@ -237,3 +237,201 @@ def test_pages_load_nothing_from_elsewhere_and_screenshots(visits):
         page.screenshot(path=ARTIFACTS / f"calculators-390-{scheme}.png", full_page=True)
         assert shown(page, "break") == Rational(5, 18)
     assert (ARTIFACTS / "calculators-390-dark.png").stat().st_size > 10_000
+
+
+VIEWS = list(product((390, 1280), ("light", "dark")))
+
+
+@pytest.fixture
+def view(browser, base_url):
+    """A page at a given width and colour scheme, the clipboard allowed."""
+    contexts = []
+
+    def open_page(path: str, width: int, scheme: str):
+        context = browser.new_context(
+            viewport={"width": width, "height": 900},
+            color_scheme=scheme,
+            permissions=["clipboard-read", "clipboard-write"],
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(base_url + path)
+        page.wait_for_load_state("networkidle")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("width, scheme", VIEWS)
+def test_the_break_test_table_fits_with_readable_text(view, width, scheme):
+    """Leadership 2-10 by lost by 0-10, all visible without scrolling sideways, text at
+    least 12 px; the same for the reform and d6 Leadership tables."""
+    for path in ("/odds/break-test/", "/odds/leadership-test/"):
+        page = view(path, width, scheme)
+        tables = page.evaluate(
+            """() => [...document.querySelectorAll("table.rr-heat")]
+                 .filter((t) => t.offsetParent !== null)
+                 .map((t) => {
+                   const box = t.closest(".rr-odds").getBoundingClientRect();
+                   const own = t.getBoundingClientRect();
+                   const cells = [...t.querySelectorAll("td, th")];
+                   return {
+                     rows: t.rows.length, columns: t.rows[0].cells.length,
+                     overflow: own.right - box.right, scroll: t.scrollWidth - t.clientWidth,
+                     page: document.documentElement.scrollWidth - innerWidth,
+                     font: Math.min(...cells.map((c) => parseFloat(getComputedStyle(c).fontSize))),
+                     clipped: cells.some((c) => c.scrollWidth > c.clientWidth + 1),
+                   };
+                 })"""
+        )
+        assert tables, path
+        for table in tables:
+            assert table["overflow"] <= 0.5 and table["scroll"] <= 0 and table["page"] <= 0, table
+            assert table["font"] >= 12 and not table["clipped"], table
+        if path == "/odds/break-test/":
+            assert (tables[0]["rows"], tables[0]["columns"]) == (10, 12)  # header + Ld 2-10
+
+
+@pytest.mark.parametrize("width, scheme", VIEWS)
+def test_no_code_above_the_first_table_of_an_odds_page(view, width, scheme):
+    for path in ("/odds/break-test/", "/odds/leadership-test/", "/odds/campaign-battles/"):
+        page = view(path, width, scheme)
+        code = page.evaluate(
+            """() => {
+                 const table = document.querySelector("article table");
+                 const code = "article pre, article .jp-CodeCell .jp-InputArea";
+                 const before = Node.DOCUMENT_POSITION_FOLLOWING;
+                 return [...document.querySelectorAll(code)]
+                   .filter((c) => c.offsetParent !== null)
+                   .filter((c) => c.compareDocumentPosition(table) & before)
+                   .length;
+               }"""
+        )
+        assert code == 0, path
+
+
+def test_exact_fractions_are_a_tap_away(view):
+    page = view("/odds/break-test/", 390, "light")
+    cell = (
+        page.locator("table.rr-heat").first.locator("tr").nth(7).locator("td").nth(3)
+    )  # Ld 8, by 3
+    assert cell.locator(".rr-pct").inner_text() == "28"  # 27.8% rounded on a phone
+    page.locator(".rr-exact").first.click()
+    assert cell.locator(".rr-frac").inner_text().split() == ["5", "18"]
+    assert cell.locator(".rr-pct").is_hidden()
+
+
+def test_an_old_table_address_opens_its_tab(view):
+    page = view("/examples/break-test-tables/#without-insane-courage", 390, "light")
+    page.wait_for_url("**/odds/break-test/#without-insane-courage")
+    assert page.locator("#without-insane-courage").is_checked()
+
+
+@pytest.mark.parametrize("query", ["BR-6", "br6", "BR6", "steadfast"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_search_finds_the_rule_first_with_a_prose_preview(view, query, width):
+    page = view("/", width, "light")
+    if width < 1220:
+        page.locator("label[for=__search]").first.click()
+    search = page.locator("input.md-search__input")
+    results = page.locator(".md-search-result__item")
+    for _ in range(20):  # until the search index has loaded in its worker
+        search.fill("")
+        search.type(query)  # key by key, as Material listens to the keyboard
+        page.wait_for_timeout(300)
+        if results.count():
+            page.wait_for_timeout(800)  # the results of the whole query, not of a prefix
+            break
+    # the first page found, and its best section: the rule, with prose under its title
+    best = results.first.locator("a.md-search-result__link").nth(1)
+    href = best.get_attribute("href")
+    assert href.split("?")[0].endswith("/rules/break-test/") and href.endswith("#br-6"), href
+    preview = best.locator("p").first.inner_text()
+    assert "Steadfast" in preview and "import" not in preview
+
+
+@pytest.mark.parametrize("width, scheme", VIEWS)
+def test_copy_link_copies_the_rule_address(view, width, scheme):
+    page = view("/rules/break-test/", width, scheme)
+    button = page.locator("#br-6 .rr-copy-link")
+    assert button.is_visible()  # visible without hovering, so usable on touch
+    box = button.bounding_box()
+    assert box["height"] >= 24
+    button.click()
+    page.wait_for_function("document.querySelector('#br-6 .rr-copy-link').dataset.copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.endswith("/rules/break-test/#br-6"), copied
+
+
+@pytest.mark.parametrize("width, scheme", VIEWS)
+def test_a_shared_calculator_address_opens_at_its_calculator(view, width, scheme):
+    for query, calculator in [
+        ("?reform.leadership=7&reform.lost_by=2", "reform"),
+        ("?leadership.target=5&leadership.rerolls=2#leadership-test", "leadership"),
+    ]:
+        page = view(f"/tools/calculators/{query}", width, scheme)
+        ready(page, calculator)
+        assert page.locator(f"#{calculator} form").is_visible()
+        in_view = page.evaluate(
+            f"""() => {{ const r = document.querySelector("#{calculator}").getBoundingClientRect();
+                        return r.top < innerHeight && r.bottom > 0; }}"""
+        )
+        assert in_view, query
+        assert page.locator(f"#{calculator} .rr-sweep svg").count() == 1
+    page.fill("#reform input[name=lost_by]", "4")
+    assert page.evaluate("location.hash") == "#reform-test"
+
+
+@pytest.mark.parametrize("width, scheme", VIEWS)
+def test_no_glossary_underline_inside_headings(view, width, scheme):
+    for path in ("/rules/break-test/", "/rules/leadership/", "/odds/break-test/"):
+        page = view(path, width, scheme)
+        assert page.locator(":is(h1, h2, h3, h4, h5, h6, a) abbr").count() == 0, path
+
+
+def test_every_published_anchor_resolves(view):
+    """Each page of tests/published_anchors.txt, old addresses through their redirects,
+    has every anchor recorded for it."""
+    by_page: dict[str, list[str]] = {}
+    for line in (ROOT / "tests/published_anchors.txt").read_text().split():
+        url, _, anchor = line.partition("#")
+        by_page.setdefault(url, []).append(anchor)
+    for url, anchors in by_page.items():
+        page = view(url, 1280, "light")
+        missing = [
+            a for a in anchors if a and not page.evaluate(f"!!document.getElementById({a!r})")
+        ]
+        assert not missing, f"{url} (now {page.url}): {missing}"
+
+
+def test_screenshots_at_phone_width(view):
+    """For a person to look at: test-artifacts/<page>-390-<scheme>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = {
+        "break-test-odds": "/odds/break-test/",
+        "rules-break-test": "/rules/break-test/",
+        "calculators": "/tools/calculators/",
+    }
+    for (name, path), scheme in product(shots.items(), ("light", "dark")):
+        page = view(path, 390, scheme)
+        if name == "calculators":
+            ready(page, "break")
+        page.screenshot(path=ARTIFACTS / f"{name}-390-{scheme}.png", full_page=True)
+        assert (ARTIFACTS / f"{name}-390-{scheme}.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_wide_campaign_table_keeps_its_first_column_in_view(view, scheme):
+    page = view("/odds/campaign-battles/", 390, scheme)
+    table = page.locator(".jp-RenderedMarkdown table").first
+    offset = table.evaluate(
+        """(t) => {
+             const scroller = t.closest(".md-typeset__scrollwrap");
+             scroller.scrollLeft = scroller.scrollWidth;
+             return [scroller.scrollLeft, t.rows[1].cells[0].getBoundingClientRect().left
+                                          - scroller.getBoundingClientRect().left];
+           }"""
+    )
+    assert offset[0] > 0 and abs(offset[1]) <= 1, offset  # scrolled, yet the names stay

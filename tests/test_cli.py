@@ -174,7 +174,7 @@ HOSTILE = [
     ),
     ("an escape code", lambda t: ["cascade", _force_file(t, name="\x1b[2J")], "force name"),
     ("a lone surrogate", lambda t: ["cascade", _force_file(t, name="\ud800")], "force name"),
-    ("too many tests", lambda t: ["cascade", _many_tests(t)], "at most 100 units"),
+    ("too many tests", lambda t: ["cascade", _many_tests(t)], "at most 400 units"),
     ("a number with a newline", lambda t: ["leadership", "--target", "4+\n"], "target"),
     (
         "Arabic-Indic digit",
@@ -221,9 +221,9 @@ def _many_tests(tmp_path) -> str:
             "name": f"C{c}",
             "units": [{"name": f"U{c}-{u}", "starting": 10, "leadership": 4} for u in range(30)],
         }
-        for c in range(4)
+        for c in range(14)
     ]
-    casualties = {f"U{c}-{u}": 6 for c in range(4) for u in range(30)}
+    casualties = {f"U{c}-{u}": 6 for c in range(14) for u in range(30)}
     path = tmp_path / "many.json"
     path.write_text(json.dumps({"name": "F", "commands": commands, "casualties": casualties}))
     return str(path)

@@ -1,5 +1,7 @@
 """The built site keeps its promises: every clause of a published document has its anchor,
-no published anchor is ever lost, and no page loads anything from another host."""
+no published anchor is ever lost (a moved page redirects, carrying the anchor), no page
+loads anything from another host or names a missing file, every page can be found and
+shared, and every number a player reads is checked."""
 
 import os
 import re
@@ -41,6 +43,13 @@ class _Page(HTMLParser):
         self.all_ids: set[str] = set()
         self.assets: list[str] = []
         self.links: list[str] = []
+        self.references: list[str] = []  # every src and href
+        self.meta: dict[str, str] = {}
+        self.canonical = ""
+        self.redirect = ""  # the target of a redirect page
+        self.abbr_in: list[str] = []  # for each <abbr>: "heading", "a", or the section
+        self._open: list[str] = []
+        self._section = 0
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -55,6 +64,26 @@ class _Page(HTMLParser):
             self.assets.append(attrs.get("href", ""))
         if tag == "a" and attrs.get("href"):
             self.links.append(attrs["href"])
+        for name in ("src", "href"):
+            if attrs.get(name):
+                self.references.append(attrs[name])
+        if tag == "meta" and attrs.get("name"):
+            self.meta[attrs["name"]] = attrs.get("content", "")
+        if tag == "meta" and attrs.get("http-equiv") == "refresh":
+            self.redirect = attrs["content"].partition("url=")[2]
+        if tag == "link" and attrs.get("rel") == "canonical":
+            self.canonical = attrs["href"]
+        if re.fullmatch(r"h[1-6]", tag):
+            self._section += 1
+        if tag == "abbr":
+            inside = [t for t in self._open if t == "a" or re.fullmatch(r"h[1-6]", t)]
+            self.abbr_in.append(f"{inside[0]}" if inside else f"section {self._section}")
+        if tag in ("a", "h1", "h2", "h3", "h4", "h5", "h6"):
+            self._open.append(tag)
+
+    def handle_endtag(self, tag):
+        if self._open and tag == self._open[-1]:
+            self._open.pop()
 
 
 def _pages(site: Path) -> dict[str, _Page]:
@@ -111,10 +140,114 @@ def test_rule_index_links_every_rule(pages):
             assert target in listing, f"{target} is missing from the index pages"
 
 
-def test_no_published_anchor_is_lost(pages):
+def _redirected(url: str, pages: dict[str, _Page]) -> str:
+    """The page a redirect page sends its reader to (itself if it is no redirect)."""
+    page = pages.get(url)
+    if page is None or not page.redirect:
+        return url
+    return os.path.normpath(os.path.join(url, page.redirect)).rstrip("/") + "/"
+
+
+def test_no_published_anchor_is_lost(pages, site):
+    """Each published address still works: on its page, or on the page its old address
+    redirects to, whose script carries the #anchor along."""
     listed = set(ANCHORS.read_text().split())
-    lost = sorted(listed - published(pages))
+    lost = []
+    for address in sorted(listed - published(pages)):
+        url, _, anchor = address.partition("#")
+        target = _redirected(url, pages)
+        if target == url or target not in pages:
+            lost.append(address)
+            continue
+        script = (site / url.lstrip("/") / "index.html").read_text()
+        carries = "location.hash" in script
+        if anchor and not (carries and anchor in pages[target].all_ids):
+            lost.append(address)
     assert not lost, f"published anchors removed or renamed (restore them): {lost}"
+
+
+def test_the_old_table_addresses_redirect():
+    """mkdocs-redirects writes the moved notebooks' old addresses (checked above)."""
+    config = (ROOT / "mkdocs.yml").read_text()
+    for old in ("break-test-tables", "leadership-tables", "campaign-battle-odds"):
+        assert f"examples/{old}.md: odds/" in config
+
+
+def test_every_local_reference_exists(pages, site):
+    """No page, 404.html included, names a local file (script, style, picture, link)
+    that the site does not have."""
+    missing = []
+    for url, page in pages.items():
+        base = "/" if url == "/404.html" else url
+        for reference in page.references:
+            if re.match(r"^[a-z]+:|^//|^#", reference):
+                continue
+            path = reference.partition("#")[0].partition("?")[0]
+            target = site / os.path.normpath(os.path.join(base, path)).lstrip("/")
+            if not (target.is_file() or (target / "index.html").is_file()):
+                missing.append(f"{url}: {reference}")
+    assert not missing, f"references to missing files: {missing}"
+
+
+def test_every_page_has_its_own_description_and_canonical_link(pages, site):
+    content = {url: page for url, page in pages.items() if url != "/404.html" and not page.redirect}
+    descriptions = [page.meta.get("description", "") for page in content.values()]
+    assert all(descriptions) and len(set(descriptions)) == len(descriptions), descriptions
+    for url, page in content.items():
+        assert page.canonical.endswith(url), (url, page.canonical)
+    sitemap = (site / "sitemap.xml").read_text()
+    listed = {
+        re.sub(r"^https?://[^/]+", "", loc) for loc in re.findall(r"<loc>(.*?)</loc>", sitemap)
+    }
+    assert set(content) <= listed, f"pages missing from the sitemap: {set(content) - listed}"
+
+
+def test_no_glossary_term_is_underlined_in_a_heading_or_a_link(pages):
+    for url, page in pages.items():
+        assert all(place.startswith("section") for place in page.abbr_in), url
+
+
+def test_no_term_is_underlined_twice_in_a_section(site):
+    for html in site.rglob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        for section in re.split(r"<h[1-6][ >]", text):
+            terms = re.findall(r'<abbr title="([^"]*)"', section)
+            assert len(terms) == len(set(terms)), (html, sorted(terms))
+
+
+def test_search_previews_are_prose(site):
+    """Code and notebook inputs stay out of the search index; rule ids are kept whole."""
+    import json
+
+    index = json.loads((site / "search/search_index.json").read_text())
+    code = [d["location"] for d in index["docs"] if re.search(r"\bimport \w+|^from \w", d["text"])]
+    assert not code, f"code in search previews: {code}"
+    br6 = [d for d in index["docs"] if d["location"].endswith("#br-6")]
+    assert br6 and "BR6" in br6[0]["title"] and br6[0]["text"]
+    odds = [d["text"] for d in index["docs"] if d["location"].startswith("odds/break-test/")]
+    assert any("Insane Courage" in text for text in odds), "the odds pages' prose is searchable"
+
+
+PROSE_NUMBER = re.compile(r"(?<![\w/.#-])(\d+/\d+|\d+(?:\.\d+)?%)(?![\w/])")
+
+
+def _prose(markdown: str) -> str:
+    markdown = re.sub(r"^---\n.*?\n---\n", "", markdown, flags=re.S)
+    markdown = re.sub(r"^( *)(`{3,}).*?^\1\2\s*$", "", markdown, flags=re.S | re.M)
+    return re.sub(r"`[^`\n]*`|\]\([^)]*\)", "", markdown)
+
+
+def test_every_probability_in_prose_is_checked_on_its_page():
+    """A fraction or percentage a player reads on a page is printed by an executed
+    example of the same page (its `#>` lines), so a change in the code fails the tests."""
+    unchecked = []
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        printed = " ".join(re.findall(r"#>(.*)", text))
+        for number in set(PROSE_NUMBER.findall(_prose(text))):
+            if not re.search(rf"(?<![\d/.]){re.escape(number)}(?![\d/])", printed):
+                unchecked.append(f"{path.relative_to(ROOT)}: {number}")
+    assert not unchecked, f"numbers in prose that no example prints: {sorted(unchecked)}"
 
 
 def test_new_anchors_are_recorded(pages):

@@ -5,7 +5,8 @@ test; here it fails until `make snapshot` rewrites the files, so that `git diff`
 each changed number for review. One file per published thing, in lines that diff well:
 
 - `tables/<name>.json`: each cell of a table of `rulesref.tables`, exact, one a line;
-- `downloads/<name>.csv`: the CSV download of that table, byte for byte;
+- `tables/campaign-<name>.json`: each battle and measure of a campaign table, exact;
+- `downloads/<name>.csv`: each CSV download of the site, byte for byte;
 - `data/<calculator>.json`: every answer of a calculator's data file, one a line by its
   path in the file, with the SHA-256 of the whole published file (its nulls included).
 """
@@ -17,7 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from rulesref.tables import Table, calculator_data, tables
+from rulesref.tables import (
+    MEASURES,
+    BattleTable,
+    Table,
+    calculator_data,
+    campaign_tables,
+    downloads,
+    tables,
+)
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 STORED = sorted(p.relative_to(SNAPSHOTS).as_posix() for p in SNAPSHOTS.rglob("*") if p.is_file())
@@ -34,6 +43,15 @@ def _cells(table: Table) -> dict[str, str]:
         f"{table.row_label}={row} {table.column_label}={column}": str(table.cell(row, column))
         for row in table.rows
         for column in table.columns
+    }
+    return {"title": table.title, **cells}
+
+
+def _battle_cells(table: BattleTable) -> dict[str, str]:
+    cells = {
+        f"{row} | {measure}": str(value)
+        for row, values in zip(table.rows, table.cells, strict=True)
+        for measure, value in zip(MEASURES, values, strict=True)
     }
     return {"title": table.title, **cells}
 
@@ -67,7 +85,10 @@ def snapshot() -> dict[str, str]:
     files = {}
     for table in tables():
         files[f"tables/{table.name}.json"] = _lines(_cells(table))
-        files[f"downloads/{table.name}.csv"] = table.csv()
+    for table in campaign_tables().values():
+        files[f"tables/{table.name}.json"] = _lines(_battle_cells(table))
+    for name, text in downloads().items():
+        files[f"downloads/{name}"] = text
     for name, data in calculator_data().items():
         files[f"data/{name}.json"] = _lines(_data(data))
     return files

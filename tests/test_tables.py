@@ -29,8 +29,9 @@ def test_break_test_table_is_the_function():
 def test_csv_round_trips_to_the_exact_cells():
     for table in tables():
         rows = list(csv.reader(io.StringIO(table.csv())))
-        assert rows[0][0] == "leadership"
-        assert [int(h.removeprefix("lost_by=")) for h in rows[0][1:]] == list(table.columns)
+        assert rows[0][0] == table.row_label
+        prefix = f"{table.column_label}="
+        assert [int(h.removeprefix(prefix)) for h in rows[0][1:]] == list(table.columns)
         for row, cells in zip(rows[1:], table.cells, strict=True):
             assert [Rational(text) for text in row[1:]] == list(cells)
 
@@ -103,3 +104,76 @@ def test_battle_calculator_data():
     # a side with no platoon, or more than three, is no battle
     assert data["answers"][0][0][0][1][0][0][0][0] is None
     assert data["answers"][3][1][0][1][0][0][0][0] is None
+
+
+def test_spreadsheet_csv_has_no_date_like_cells_and_is_exact():
+    """Each download: one line per cell, a percentage and the exact fraction as two
+    whole numbers (a spreadsheet reads "1/12" as a date)."""
+    for table in tables():
+        rows = list(csv.DictReader(io.StringIO(table.spreadsheet_csv())))
+        assert len(rows) == len(table.rows) * len(table.columns)
+        for row in rows:
+            assert "/" not in "".join(row.values())
+            exact = Rational(int(row["numerator"]), int(row["denominator"]))
+            cell = table.cell(int(row[table.row_label]), int(row[table.column_label]))
+            assert exact == cell
+            assert abs(float(row["percent"]) - float(cell) * 100) < 0.00005
+
+
+def test_html_heat_table_shows_percent_first_and_the_fraction():
+    html = break_test_table().html(download="../x.csv")
+    assert html.count("<tr>") == 1 + 9 and html.count("<td") == 9 * 11
+    cell = '<span class="rr-wide">27.8</span><span class="rr-narrow">28</span>'
+    assert cell + '</span><span class="rr-frac"><sup>5</sup><sub>18</sub>' in html
+    assert 'href="../x.csv"' in html
+
+
+def test_percentages_round_half_up():
+    from rulesref.tables import _rounded_percent
+
+    assert _rounded_percent(Rational(1, 8), 0) == "13"  # 12.5
+    assert _rounded_percent(Rational(1, 8), 1) == "12.5"
+    assert _rounded_percent(Rational(1, 36), 1) == "2.8"
+    assert _rounded_percent(Rational(0), 1) == "0.0" and _rounded_percent(Rational(1), 0) == "100"
+
+
+def test_leadership_table_is_the_function():
+    """LD-1, LD-7: each cell of the d6 table."""
+    table = next(t for t in tables() if t.name == "leadership-test")
+    for target, rerolls in product(table.rows, table.columns):
+        assert table.cell(target, rerolls) == leadership_test_probability(target, rerolls=rerolls)
+
+
+def test_charts_plot_percent_axes_from_the_rules():
+    """BR-3, BR-6: one chart per Leadership, each a line per variant, percent labels."""
+    from rulesref.charts import break_test_charts
+
+    charts = dict(break_test_charts())
+    assert list(charts) == list(range(2, 11))
+    svg = charts[8]
+    assert svg.count("<polyline") == 3 and "100%" in svg and "0%" in svg
+    assert "Break test, lost the combat by 3: 27.8% (5/18)" in svg
+
+
+def test_campaign_tables_are_battle_odds():
+    """CA-2 to CA-18: each cell of the campaign page's tables is battle_odds; its CSV is
+    exact and has no date-like cell."""
+    from rulesref.campaign import most_withdrawals
+    from rulesref.tables import MEASURES, campaign_tables, match_ups, policy_battle
+
+    tables = campaign_tables()
+    first = tables["3-v-3-infantry"]
+    odds = battle_odds(match_ups()["2 + 1 v 1 + 2"])
+    row = first.cells[first.rows.index("2 + 1 v 1 + 2")]
+    assert row[MEASURES.index("attacker wins")] == odds.victor["attacker"]
+    assert row[MEASURES.index("E[hits on defender]")] == odds.expected_hits("defender")
+    policy = tables["hit-policy"].cells[1]
+    most = battle_odds(policy_battle(), policy=most_withdrawals)
+    assert policy[MEASURES.index("defender leaves")] == 1 - most.fate["defender"]["holds"]
+    for table in tables.values():
+        lines = list(csv.DictReader(io.StringIO(table.spreadsheet_csv())))
+        assert len(lines) == len(table.rows) * len(MEASURES)
+        cells = [value for cells in table.cells for value in cells]
+        for line, value in zip(lines, cells, strict=True):
+            assert Rational(int(line["numerator"]), int(line["denominator"])) == value
+            assert "/" not in line["value"] + line["numerator"] + line["denominator"]

@@ -6,7 +6,8 @@ script blocks that name another host are dropped from the notebook pages.
 
 markdown-exec links the stylesheet and script of its in-browser Python (pyodide) on
 every page; the stylesheet imports highlight themes from a CDN. No page of ours runs
-Python in the browser, so both are dropped from every page and from the site.
+Python in the browser, so both are dropped from every page (404.html included, which is
+a template rather than a page) and from the site.
 """
 
 import re
@@ -29,6 +30,10 @@ def on_post_page(output, page, config):
     if page.file.src_uri.endswith(".ipynb"):
         return CDN_SCRIPT.sub("", output)
     return output
+
+
+def on_post_template(output, template_name, config):
+    return PYODIDE_ASSETS.sub("", output)
 
 
 def on_post_build(config):

@@ -88,6 +88,53 @@
     box.replaceChildren(...lines, bar);
   }
 
+  // The whole distribution beside the answer: the stored answer for every value of the
+  // calculator's `data-sweep` input, the others as entered; the current value is marked.
+  const SVG = "http://www.w3.org/2000/svg";
+  function svgElement(tag, attributes, text) {
+    const element = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+    if (text !== undefined) element.textContent = text;
+    return element;
+  }
+
+  function drawSweep(calculator, data, inputs) {
+    const box = calculator.querySelector(".rr-sweep");
+    const sweep = calculator.dataset.sweep;
+    if (!box || !sweep) return;
+    const [low, last] = data.inputs[sweep];
+    const high = Math.min(last, Number(calculator.dataset.sweepTo || last)); // a readable width
+    const width = 360, height = 170, left = 40, bottom = 36, top = 8;
+    const step = (width - left - 6) / (high - low + 1);
+    const y = (share) => top + (1 - share) * (height - top - bottom);
+    const svg = svgElement("svg", {
+      viewBox: `0 0 ${width} ${height}`, class: "rr-chart", role: "img",
+      "aria-label": `${calculator.dataset.yes} for each ${sweep.replace("_", " ")}`,
+    });
+    for (const tick of [0, 50, 100]) {
+      svg.append(svgElement("line", { class: "rr-grid", x1: left, x2: width - 6, y1: y(tick / 100), y2: y(tick / 100) }));
+      svg.append(svgElement("text", { x: left - 4, y: y(tick / 100) + 4, "text-anchor": "end" }, `${tick}%`));
+    }
+    for (let value = low; value <= high; value += 1) {
+      let answer = data.answers;
+      for (const [name, [first]] of Object.entries(data.inputs)) {
+        answer = answer[(name === sweep ? value : inputs[name]) - first];
+      }
+      const [n, d] = parseFraction(answer[inputs.flags]);
+      const x = left + (value - low) * step;
+      const bar = svgElement("rect", {
+        x: x + step * 0.15, y: y(n / d), width: step * 0.7, height: y(0) - y(n / d),
+        class: value === inputs[sweep] ? "rr-c0 rr-column rr-current" : "rr-c0 rr-column rr-other",
+      });
+      bar.append(svgElement("title", {}, `${sweep.replace("_", " ")} ${value}: ${percent(n, d)} (${answer[inputs.flags]})`));
+      svg.append(bar);
+      svg.append(svgElement("text", { x: x + step / 2, y: height - bottom + 14, "text-anchor": "middle" }, value));
+    }
+    svg.append(svgElement("text", { x: (left + width) / 2, y: height - 4, "text-anchor": "middle" },
+      `${calculator.dataset.yes} by ${sweep.replace("_", " ")}`));
+    box.replaceChildren(svg);
+  }
+
   function show(calculator, data) {
     const form = calculator.querySelector("form");
     const result = calculator.querySelector(".rr-result");
@@ -106,6 +153,7 @@
     }
     if (data.outcomes) showOutcomes(calculator, data.outcomes, answer);
     else showChance(calculator, answer);
+    drawSweep(calculator, data, inputs);
     error.hidden = true;
     result.hidden = false;
   }
@@ -136,7 +184,14 @@
     }
   }
 
-  function toAddress() {
+  // The section heading just above a calculator: a shared address lands on it.
+  function sectionOf(calculator) {
+    let element = calculator.previousElementSibling;
+    while (element && !/^H[23]$/.test(element.tagName)) element = element.previousElementSibling;
+    return element ? `#${element.id}` : "";
+  }
+
+  function toAddress(hash) {
     const params = new URLSearchParams(location.search);
     for (const calculator of calculators) {
       for (const element of calculator.querySelector("form").elements) {
@@ -147,7 +202,7 @@
       }
     }
     const query = params.toString();
-    history.replaceState(null, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+    history.replaceState(null, "", `${location.pathname}${query ? `?${query}` : ""}${hash}`);
   }
 
   async function start() {
@@ -167,9 +222,15 @@
       form.addEventListener("input", () => {
         for (const element of form.elements) delete element.dataset.invalid;
         show(calculator, data);
-        toAddress();
+        toAddress(sectionOf(calculator));
       });
       calculator.dataset.ready = "true";
+    }
+    // An address with inputs but no #section opens at the first calculator it sets.
+    const named = [...calculators].find((c) => [...params.keys()].some((k) => k.startsWith(`${c.id}.`)));
+    if (named && !location.hash) {
+      history.replaceState(null, "", `${location.pathname}${location.search}${sectionOf(named)}`);
+      named.scrollIntoView();
     }
   }
 
