@@ -1,13 +1,15 @@
-"""Byte-compile the wheels for the page's interpreter (runs inside Pyodide, at build time).
+"""Byte-compile the wheels and the standard library for the page's interpreter (runs
+inside Pyodide, at build time).
 
-    node tools/pyodide_run.mjs RUNTIME tools/compile_wheels.py [--optimize N] WHEEL...
+    node tools/pyodide_run.mjs RUNTIME tools/compile_wheels.py [--optimize N] ARCHIVE...
 
 Installs the wheels of RUNTIME (a folder laid out by tools/fetch_pyodide.py, mounted at
-/runtime), imports rulesref and computes a cascade and a battle, then rewrites each WHEEL
-in place: test folders dropped, and every module that probe imported replaced by its
-bytecode (`module.pyc` beside where `module.py` was, as Pyodide's own distribution ships
-packages), so that the page does not compile sympy from source on every visit. Modules
-the probe did not import stay source, compiled only if some answer ever needs them.
+/runtime), imports rulesref and computes a cascade and a battle, then rewrites each
+ARCHIVE (a wheel, or python_stdlib.zip) in place: test folders dropped, and every module
+that Pyodide's start or the probe imported replaced by its bytecode (`module.pyc` where
+`module.py` was, as Pyodide's own distribution ships packages), so that the page does
+not compile sympy and a hundred modules of the standard library from source on every
+visit. Modules the probe did not import stay source, compiled only if ever needed.
 Only the interpreter that will run the bytecode can write it, hence Pyodide under Node.
 """
 
@@ -30,11 +32,12 @@ FORCE = {
 
 
 async def probe() -> set[str]:
-    """The files, relative to site-packages, of every module the workbench's work imports."""
+    """The files of every module the workbench's work imports, relative to site-packages
+    or to the standard library's zip."""
     await loadPackage("rulesref")
     import sympy  # before the stand-in below, which sympy must never take for gmpy2
 
-    site = Path(sympy.__file__).parent.parent
+    roots = [Path(sympy.__file__).parent.parent, Path(json.__file__).parent.parent]
     try:
         import gmpy2  # noqa: F401
     except ImportError:  # until rulesref/dice.py falls back by itself
@@ -48,9 +51,10 @@ async def probe() -> set[str]:
     str(battle_odds(Battle(Side([Platoon("artillery", "damaged")]), Side([Platoon()]))))
     files = (getattr(module, "__file__", None) for module in list(sys.modules.values()))
     return {
-        path.relative_to(site).as_posix()
+        path.relative_to(root).as_posix()
         for path in map(Path, filter(None, files))
-        if path.is_relative_to(site)
+        for root in roots
+        if path.is_relative_to(root)
     }
 
 
@@ -73,15 +77,16 @@ def rewrite(path: Path, imported: set[str], optimize: int) -> None:
         for info in wheel.infolist():
             name = info.filename
             if "/tests/" in name or name.endswith(".dist-info/RECORD"):
-                continue
+                continue  # the tests are not needed, and the wheel's RECORD is rewritten
             data = wheel.read(info)
             if name in imported:
                 name, data = name + "c", bytecode(name, data, optimize)
             entries.append((name, data))
-    dist_info = next(name.split("/")[0] for name, _ in entries if ".dist-info/" in name)
-    record = f"{dist_info}/RECORD"
-    lines = [record_line(name, data) for name, data in entries] + [f"{record},,"]
-    entries.append((record, ("\n".join(lines) + "\n").encode()))
+    dist_info = [name.split("/")[0] for name, _ in entries if ".dist-info/" in name]
+    if dist_info:
+        record = f"{dist_info[0]}/RECORD"
+        lines = [record_line(name, data) for name, data in entries] + [f"{record},,"]
+        entries.append((record, ("\n".join(lines) + "\n").encode()))
     with zipfile.ZipFile(path, "w") as wheel:
         for name, data in entries:
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
@@ -90,8 +95,8 @@ def rewrite(path: Path, imported: set[str], optimize: int) -> None:
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--optimize", type=int, default=0, choices=(0, 1, 2))
-parser.add_argument("wheels", nargs="+")
+parser.add_argument("archives", nargs="+")
 args = parser.parse_args()
 imported = await probe()  # noqa: F704 (runPythonAsync allows a top-level await)
-for name in args.wheels:
+for name in args.archives:
     rewrite(RUNTIME / name, imported, args.optimize)

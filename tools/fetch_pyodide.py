@@ -3,8 +3,9 @@
     python tools/fetch_pyodide.py DEST [--cache .cache/pyodide]
 
 DEST receives Pyodide's runtime (from the `pyodide` npm package), the pure-Python wheels
-of sympy and mpmath (from PyPI), a wheel of this checkout's rulesref, all three
-byte-compiled by Pyodide itself under Node (tools/compile_wheels.py), and a
+of sympy and mpmath (from PyPI), a wheel of this checkout's rulesref, all three and
+the standard library byte-compiled by Pyodide itself under Node
+(tools/compile_wheels.py), and a
 `pyodide-lock.json` naming only those wheels, so that `pyodide.loadPackage("rulesref")`
 fetches them from DEST and checks each against its sha256. Every download goes through
 the ordinary clients (`npm pack`, `pip download --require-hashes`) into the cache, and
@@ -155,7 +156,7 @@ def lock(npm_lock: dict, wheel: Path) -> dict:
 
 def compile_wheels(dest: Path, optimize: int) -> None:
     names = [file_name for _, file_name, _, _ in WHEELS.values()]
-    names += [p.name for p in dest.glob("rulesref-*.whl")]
+    names += [p.name for p in dest.glob("rulesref-*.whl")] + ["python_stdlib.zip"]
     subprocess.run(
         [
             "node",
@@ -174,7 +175,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dest", type=Path)
     parser.add_argument("--cache", type=Path, default=ROOT / ".cache/pyodide")
-    parser.add_argument("--source", action="store_true", help="ship the wheels as they are")
+    parser.add_argument("--source", action="store_true", help="ship the Python files as they are")
     parser.add_argument("--optimize", type=int, default=0, choices=(0, 1, 2))
     args = parser.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
