@@ -43,6 +43,14 @@ anchors: site $(READY)
 snapshot: $(READY)
 	$(BIN)/python tests/test_snapshot.py
 
+# Mutation testing of the rules modules against the fast tests (not part of `make test`;
+# settings in pyproject.toml [tool.mutmut]). Resumes where it stopped; `mutmut results`
+# lists the survivors, `mutmut show NAME` shows one. MUTANTS='rulesref.dice*' narrows it.
+.PHONY: mutants
+mutants: $(READY)
+	nice -n 10 $(BIN)/mutmut run --max-children 2 $(MUTANTS)
+	$(BIN)/mutmut results
+
 # Refresh the pins from a fresh resolve of pyproject.toml.
 lock:
 	rm -rf .lock-venv

@@ -189,3 +189,15 @@ def test_the_most_dice_answer_exactly():
 def test_bad_input_is_refused_by_name(call, name):
     with pytest.raises(RulesError, match=f"^{name} must be"):
         call()
+
+
+@given(st.integers(0, 4))
+@example(2)
+def test_power_counts_of_a_die_with_repeated_faces_match_enumeration(dice):
+    # a die with repeated faces (a coin as 0,0,0,1,1,1) goes through the packed kernel,
+    # which must count each repeated face once per side that shows it
+    shape = (0, 0, 0, 1, 1, 1)
+    expected = [0] * (dice + 1)
+    for roll in product(shape, repeat=dice):
+        expected[sum(roll)] += 1
+    assert power_counts(shape, dice) == tuple(expected)

@@ -1,0 +1,177 @@
+"""The validators of rulesref.errors: what each accepts at its edges, and the exact message
+a caller reads when it refuses (the parameter, the value and what is allowed)."""
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from sympy import Rational
+
+from rulesref.errors import (
+    MAX_TEXT,
+    RulesError,
+    chance,
+    dice_roll,
+    instance_of,
+    one_of,
+    sequence_of,
+    text,
+    whole_number,
+    yes_or_no,
+)
+
+
+def refused(call, *args, **kwargs) -> str:
+    with pytest.raises(RulesError) as caught:
+        call(*args, **kwargs)
+    return str(caught.value)
+
+
+def test_rules_error_is_a_value_error():
+    assert issubclass(RulesError, ValueError)
+
+
+@given(st.integers(-3, 13))
+@example(0)
+@example(10)
+@example(-1)
+@example(11)
+def test_whole_number_accepts_exactly_its_range(value):
+    if 0 <= value <= 10:
+        assert whole_number("leadership", value, 0, 10) == value
+    else:
+        assert refused(whole_number, "leadership", value, 0, 10) == (
+            f"leadership must be a whole number from 0 to 10, got {value}"
+        )
+
+
+@pytest.mark.parametrize("value", [True, False, 3.0, "3", None])
+def test_whole_number_refuses_what_is_not_an_int(value):
+    assert refused(whole_number, "dice", value, 0, 10) == (
+        f"dice must be a whole number from 0 to 10, got {value!r}"
+    )
+
+
+def test_yes_or_no():
+    assert yes_or_no("reroll", True) is True
+    assert yes_or_no("reroll", False) is False
+    assert refused(yes_or_no, "reroll", "no") == "reroll must be True or False, got 'no'"
+    assert refused(yes_or_no, "reroll", 1) == "reroll must be True or False, got 1"
+
+
+def test_one_of():
+    assert one_of("policy", "b", ("a", "b")) == "b"
+    assert refused(one_of, "policy", "c", ("a", "b")) == "policy must be one of a, b, got 'c'"
+    assert refused(one_of, "policy", ["a"], ["a"]) == "policy must be one of a, got ['a']"
+
+
+def test_instance_of():
+    assert instance_of("unit", 3, int, "a number") == 3
+    assert refused(instance_of, "unit", None, int, "a Unit") == "unit must be a Unit, got None"
+
+
+def test_a_long_value_is_cut_to_200_characters_in_the_message():
+    shown_199 = "x" * 197  # repr adds two quotes
+    assert refused(instance_of, "v", shown_199, int, "n") == f"v must be n, got '{shown_199}'"
+    shown_200 = "x" * 198
+    assert refused(instance_of, "v", shown_200, int, "n") == f"v must be n, got '{shown_200}'"
+    long = "x" * 199  # its repr has 201 characters
+    message = refused(instance_of, "v", long, int, "n")
+    assert message == "v must be n, got '" + "x" * 196 + "..."
+    assert len(message.removeprefix("v must be n, got ")) == 200
+
+
+def test_a_hostile_repr_does_not_hide_the_error():
+    class Hostile:
+        def __repr__(self):
+            raise RuntimeError("no")
+
+    assert refused(instance_of, "v", Hostile(), int, "n") == "v must be n, got a Hostile"
+
+
+def test_sequence_of_accepts_lists_and_tuples_within_its_bounds():
+    assert sequence_of("dice", [1, 2], int, low=1, high=2) == (1, 2)
+    assert sequence_of("dice", (1,), int, low=1, high=2) == (1,)
+    assert sequence_of("dice", [], int) == ()
+    assert sequence_of("dice", [0] * 10**6, int) == (0,) * 10**6
+
+
+def test_sequence_of_messages():
+    what = "dice must be a sequence of 1 to 2 items, each a int, got"
+    assert refused(sequence_of, "dice", [], int, low=1, high=2) == f"{what} 0 items"
+    assert refused(sequence_of, "dice", [1, 2, 3], int, low=1, high=2) == f"{what} 3 items"
+    assert refused(sequence_of, "dice", "12", int, low=1, high=2) == f"{what} '12'"
+    assert refused(sequence_of, "dice", b"12", int, low=1, high=2) == f"{what} b'12'"
+    assert refused(sequence_of, "dice", {1: 2}, int, low=1, high=2) == f"{what} {{1: 2}}"
+    assert refused(sequence_of, "dice", [1, True], int, low=1, high=2) == (
+        "dice[1] must be a int, got True"
+    )
+    assert refused(sequence_of, "units", [1, "a"], int, noun="a count") == (
+        "units[1] must be a count, got 'a'"
+    )
+    assert refused(sequence_of, "units", [0] * (10**6 + 1), int) == (
+        "units must be a sequence of 0 to 1000000 items, each a int, got 1000001 items"
+    )
+
+
+def test_sequence_of_lets_a_bool_through_where_bools_are_asked_for():
+    assert sequence_of("flags", [True, False], bool) == (True, False)
+
+
+ALLOWED_TEXT = f"text of 1 to {MAX_TEXT} printable characters"
+
+
+@given(st.integers(0, MAX_TEXT + 2))
+@example(MAX_TEXT)
+@example(MAX_TEXT + 1)
+@example(0)
+@example(1)
+def test_text_length(length):
+    value = "n" * length
+    if 1 <= length <= MAX_TEXT:
+        assert text("name", value) == value
+    else:
+        assert refused(text, "name", value) == f"name must be {ALLOWED_TEXT}, got {value!r}"
+
+
+def test_text_blank_only_where_allowed():
+    assert MAX_TEXT == 100
+    assert text("name", "", empty=True) == ""
+    assert text("name", "  ", empty=True) == "  "
+    assert refused(text, "name", "  ") == f"name must be {ALLOWED_TEXT}, got '  '"
+    assert refused(text, "name", 5) == f"name must be {ALLOWED_TEXT}, got 5"
+
+
+@pytest.mark.parametrize(
+    "char", ["\n", "\x1b", "\ud800", "\u2028", "\u2029", "\u202e", "\u061c", "\u2069", "\u200e"]
+)
+def test_text_refuses_characters_that_could_forge_output(char):
+    value = f"Orcs{char}x"
+    assert refused(text, "name", value) == f"name must be {ALLOWED_TEXT}, got {value!r}"
+
+
+def test_text_keeps_ordinary_unicode():
+    assert text("name", "Élan ✓ 兵") == "Élan ✓ 兵"
+
+
+@pytest.mark.parametrize("value", [Rational(0), Rational(1), Rational(1, 3), 0, 1])
+def test_chance_accepts_exact_probabilities(value):
+    result = chance("chance", value)
+    assert result == value and isinstance(result, Rational)
+
+
+@pytest.mark.parametrize(
+    "value", [Rational(-1, 3), Rational(4, 3), 2, -1, True, 0.5, float("nan"), "1/2"]
+)
+def test_chance_refuses_the_rest(value):
+    assert refused(chance, "chance", value) == (
+        f"chance must be a Rational from 0 to 1, got {value!r}"
+    )
+
+
+def test_dice_roll():
+    assert dice_roll("roll", [1, 6], 2) == (1, 6)
+    assert isinstance(dice_roll("roll", [1, 6], 2), tuple)
+    allowed = "roll must be 2 d6 results, each 1 to 6, got"
+    for bad in ([1], [1, 2, 3], [0, 1], [1, 7], [True, 1], [1.0, 2], "12", b"12", 12):
+        assert refused(dice_roll, "roll", bad, 2) == f"{allowed} {bad!r}"
+    assert refused(dice_roll, "roll", [1], 0) == "roll must be 0 d6 results, each 1 to 6, got [1]"
