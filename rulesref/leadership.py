@@ -122,10 +122,16 @@ def best_leadership(values: Sequence[int | str]) -> int:
 
 # --8<-- [start:triggers]
 def _falls_below_half(start: int, before: int, after: int, names: tuple[str, str, str]) -> bool:
-    """Below half of `start` at the end of a phase, having just fallen there or lost more."""
+    """Below half of `start` at the end of a phase, having just fallen there or lost more
+    (strictly below: LD-C2), with the counts checked first."""
     whole_number(names[0], start, 1, MAX_MODELS)
     whole_number(names[1], before, 0, start)
     whole_number(names[2], after, 0, before)
+    return _below_half(start, before, after)
+
+
+def _below_half(start: int, before: int, after: int) -> bool:
+    """`_falls_below_half` on counts already checked, for the exact cascade's inner loops."""
     return 0 < after < before and 2 * after < start  # LD-C2: strictly below; LD-C7: 0 is gone
 
 
@@ -708,7 +714,7 @@ def _command_stage(
     fails = 0
     for (lost, best), weight in states.items():
         left, gone = before - wiped - lost, (best if keep else NOBODY)
-        if left and command_must_test(len(command.units), before, left):
+        if left and _below_half(len(command.units), before, left):
             fail = _fail_weight(_target(best), doctrine.rerolls, doctrine.ignores)[0]
             outcomes[left, best] += weight * (out_of - fail)
             outcomes[0, gone] += weight * fail
@@ -795,9 +801,7 @@ def cascade_probabilities(
         base = _independent_key(command.leaders, prefer)._replace(name="")
         for unit in in_play:
             key = _unit_key(unit, command.leaders, prefer)._replace(name="")
-            if after[unit.name] and must_take_break_test(
-                unit.starting, unit.current, after[unit.name]
-            ):
+            if _below_half(unit.starting, unit.current, after[unit.name]):
                 testing.append((unit, _unit_target(unit, command.leaders), key))
             elif after[unit.name]:
                 base = max(base, key)
@@ -811,7 +815,9 @@ def cascade_probabilities(
         for unit in command.units:
             unit_fails[unit.name] = Rational(0)
         for unit, target, _ in testing:
-            unit_fails[unit.name] = 1 - unit.doctrine.hold_chance(target)
+            unit_fails[unit.name] = Rational(
+                *_fail_weight(target, unit.doctrine.rerolls, unit.doctrine.ignores)
+            )
         states, rolls = _unit_stage(base, testing, keep)
         outcomes, fails, out_of = _command_stage(states, command, len(in_play), len(wiped), keep)
         holders = {  # a testing unit's weights of holding its test, state by state
