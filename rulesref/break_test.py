@@ -12,8 +12,9 @@ print(break_test_probability(leadership=8, lost_by=3))  # High Elves, lost by 3
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 
 from sympy import Rational
 
@@ -228,7 +229,7 @@ def ranks(models: int, width: int) -> int:
 # --8<-- [end:ranks]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Unit:
     """A rank-and-file unit as Steadfast sees it: models in ranks `width` wide.
 
@@ -246,19 +247,30 @@ class Unit:
 
     models: int
     width: int
-    unit_strength: int = field(default=None)  # type: ignore[assignment]
-    disrupted: bool = False
-    skirmisher: bool = False
-    unbreakable: bool = False
+    unit_strength: int
+    disrupted: bool
+    skirmisher: bool
+    unbreakable: bool
 
-    def __post_init__(self) -> None:
-        whole_number("models", self.models, 1, MAX_MODELS)
-        whole_number("width", self.width, 1, self.models)
-        if self.unit_strength is None:
-            object.__setattr__(self, "unit_strength", self.models)
-        whole_number("unit_strength", self.unit_strength, self.models, MAX_UNIT_STRENGTH)
-        for flag in ("disrupted", "skirmisher", "unbreakable"):
-            yes_or_no(flag, getattr(self, flag))
+    def __init__(
+        self,
+        models: int,
+        width: int,
+        unit_strength: int | None = None,
+        disrupted: bool = False,
+        skirmisher: bool = False,
+        unbreakable: bool = False,
+    ) -> None:
+        set_field = partial(object.__setattr__, self)
+        set_field("models", whole_number("models", models, 1, MAX_MODELS))
+        set_field("width", whole_number("width", width, 1, models))
+        strength = models if unit_strength is None else unit_strength
+        set_field(
+            "unit_strength", whole_number("unit_strength", strength, models, MAX_UNIT_STRENGTH)
+        )
+        set_field("disrupted", yes_or_no("disrupted", disrupted))
+        set_field("skirmisher", yes_or_no("skirmisher", skirmisher))
+        set_field("unbreakable", yes_or_no("unbreakable", unbreakable))
 
     @property
     def ranks(self) -> int:

@@ -181,6 +181,8 @@ class Battle:
     terrain: str = "open"
     garrison: bool = False
     readings: Readings = field(default_factory=Readings)
+    # what each platoon rolls for, by role: worked out and checked once, on creation
+    _declared: dict[str, tuple[str | None, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for role in ROLES:
@@ -192,7 +194,7 @@ class Battle:
         object.__setattr__(self, "_declared", declared)
 
     def side(self, role: str) -> Side:
-        return getattr(self, one_of("role", role, ROLES))
+        return self.attacker if one_of("role", role, ROLES) == "attacker" else self.defender
 
     def in_terrain(self, *terrains: str) -> bool:
         """Whether the battle is in one of `terrains`, forest and woods alike (CA-C10)."""
@@ -202,13 +204,13 @@ class Battle:
 
     def declarations(self, role: str) -> tuple[str | None, ...]:
         """CA-2: what each platoon of a side rolls for, checked against CA-10 and CA-C1."""
-        return self._declared[one_of("role", role, ROLES)]  # type: ignore[attr-defined]
+        return self._declared[one_of("role", role, ROLES)]
 
     def _declare(self, role: str) -> tuple[str | None, ...]:
         side = self.side(role)
         default = "attack" if role == "attacker" else "defence"
         explicit = side.declarations is not None
-        entries = side.declarations if explicit else (default,) * len(side.platoons)
+        entries = side.declarations or (default,) * len(side.platoons)
         result = []
         for index, (platoon, entry) in enumerate(zip(side.platoons, entries, strict=True)):
             if not platoon.in_combat:
@@ -512,6 +514,10 @@ def hits_from_damage(battle_damage: int) -> int:
 # --8<-- [end:hits_from_damage]
 
 
+HitKey = tuple[bool, bool, int, bool]  # routed, fell back, withdrawn, all FUBAR
+Flags = tuple[bool, bool]  # routed, fell back
+
+
 @dataclass(frozen=True)
 class HitOutcome:
     """What a number of hits does to one side, once assigned."""
@@ -524,7 +530,7 @@ class HitOutcome:
     all_fubar: bool  # every platoon left is FUBAR (CA-20)
 
     @property
-    def key(self) -> tuple[bool, bool, int, bool]:
+    def key(self) -> HitKey:
         return (self.routed, self.fell_back, self.withdrawn, self.all_fubar)
 
 
@@ -548,7 +554,9 @@ def assign_hits(
     return _assign(platoons, hits, assignment, build=True)
 
 
-def _assign(platoons: tuple[Platoon, ...], hits: int, assignment, *, build: bool) -> HitOutcome:
+def _assign(
+    platoons: Sequence[Platoon], hits: int, assignment: Sequence[int] | None, *, build: bool
+) -> HitOutcome:
     whole_number("hits", hits, 0, 10 * MAX_PLATOONS)
     steps = [p.steps_left for p in platoons]
     routed = hits > sum(steps)
@@ -680,7 +688,7 @@ def verdict(
         reason = f"withdrawals equal ({attacker.withdrawn}), the {_other(loser)} did more damage"
     else:
         return Verdict(None, None, None, "CA-C6", "equal withdrawals and equal Battle Damage")
-    checker = loser
+    checker: str | None = loser
     if garrison and loser == "defender" and not defender.all_fubar:
         checker, reason = None, reason + "; the garrison is not all FUBAR, so no test (CA-20)"
     return Verdict(_other(loser), loser, checker, clause, reason)
@@ -694,7 +702,9 @@ HOLDS, CHECKS = "holds", "must check"
 FATES = ("holds", "withdraws", "surrenders", "falls back", "routed")
 
 
-def _fates(v: Verdict, outcomes: dict[str, HitOutcome], passed: bool | None, garrison: bool):
+def _fates(
+    v: Verdict, outcomes: dict[str, HitOutcome], passed: bool | None, garrison: bool
+) -> dict[str, str]:
     fates = {}
     for role in ROLES:
         if outcomes[role].routed:
@@ -745,10 +755,12 @@ class BattleResult:
         return self.verdict.victor
 
     def side(self, role: str) -> SideResult:
-        return getattr(self, one_of("role", role, ROLES))
+        return self.attacker if one_of("role", role, ROLES) == "attacker" else self.defender
 
 
-def _totals(battle: Battle, role: str, dice: Sequence[int | None]) -> tuple[list, int, int]:
+def _totals(
+    battle: Battle, role: str, dice: Sequence[int | None]
+) -> tuple[list[int | None], int, int]:
     platoons = battle.side(role).platoons
     if (
         isinstance(dice, str | bytes)
@@ -758,7 +770,8 @@ def _totals(battle: Battle, role: str, dice: Sequence[int | None]) -> tuple[list
         raise RulesError(
             f"{role} dice must give one entry per platoon ({len(platoons)}), got {dice!r}"
         )
-    values, totals = [], {"attack": 0, "defence": 0}
+    values: list[int | None] = []
+    totals = {"attack": 0, "defence": 0}
     for index, die in enumerate(dice):
         explained = explain_roll(battle, role, index)
         if explained.roll is None or explained.fixed_die:
@@ -899,7 +912,7 @@ def _explained(battle: Battle) -> dict[str, list[RollExplanation]]:
 
 def _hits_taken(low: int, counts: Sequence[int], dice: int) -> dict[int, Rational]:
     """CA-13: the hits that a Battle Damage of these counts (over 6**dice rolls) inflicts."""
-    taken: Counter = Counter()
+    taken: Counter[int] = Counter()
     for i, ways in enumerate(counts):
         taken[hits_from_damage(low + i)] += ways
     return {h: Rational(w, 6**dice) for h, w in sorted(taken.items()) if w}
@@ -971,14 +984,16 @@ def battle_odds(
     rolls = _explained(battle)
     damage = {role: _damage_counts(rolls, role) for role in ROLES}
     # the Battle Damage of a side decides the hits on the other one
-    keys, outcome_of, by_key = {}, {}, {}
+    keys: dict[str, list[HitKey]] = {}
+    outcome_of: dict[HitKey, HitOutcome] = {}
+    by_key: dict[str, Counter[HitKey]] = {}
     for role in ROLES:
         low, counts, _ = damage[_other(role)]
         platoons = battle.side(role).platoons
         capacity = sum(p.steps_left for p in platoons)
         table: dict[int, HitOutcome] = {}
         key_of = []
-        tally: Counter = Counter()
+        tally: Counter[HitKey] = Counter()
         for offset, ways in enumerate(counts):
             h = min(hits_from_damage(low + offset), capacity + 1)
             if h not in table:
@@ -990,17 +1005,17 @@ def battle_odds(
             tally[key] += ways
         keys[role], by_key[role] = key_of, tally
     # (verdict, routed and fallen-back flags of both sides) -> ways, over 6**(all the dice)
-    results: Counter = Counter()
-    flags: dict[tuple[bool, bool], HitOutcome] = {}  # one outcome with those flags
+    results: Counter[tuple[Verdict, Flags, Flags]] = Counter()
+    flags: dict[Flags, HitOutcome] = {}  # one outcome with those flags
 
-    def decide(ka, kd, order, ways):
+    def decide(ka: HitKey, kd: HitKey, order: int, ways: int) -> None:
         if ways:
             a, d = outcome_of[ka], outcome_of[kd]
             found = verdict(a, d, order, garrison=battle.garrison)
             results[found, ka[:2], kd[:2]] += ways
             flags[ka[:2]], flags[kd[:2]] = a, d
 
-    def tied(ka, kd) -> bool:
+    def tied(ka: HitKey, kd: HitKey) -> bool:
         return not (ka[1] or kd[1]) and ka[2] == kd[2]
 
     for ka, na in by_key["attacker"].items():
@@ -1010,11 +1025,12 @@ def battle_odds(
     # equal withdrawals: compare the Battle Damage numbers (CA-18) in one sweep
     low_a, counts_a, _ = damage["attacker"]  # decides the defender's hits
     low_d, counts_d, _ = damage["defender"]  # decides the attacker's hits
-    greater, equal = Counter(), Counter()
-    same_withdrawals: dict[int, list] = {}
+    greater: Counter[tuple[HitKey, HitKey]] = Counter()
+    equal: Counter[tuple[HitKey, HitKey]] = Counter()
+    same_withdrawals: dict[int, list[HitKey]] = {}
     for ka in by_key["attacker"]:
         same_withdrawals.setdefault(ka[2], []).append(ka)
-    below: Counter = Counter()  # defender Battle Damage below x, by the attacker's key
+    below: Counter[HitKey] = Counter()  # defender Battle Damage below x, by the attacker's key
     j = 0
     for i, ways in enumerate(counts_a):
         x = low_a + i
@@ -1041,7 +1057,14 @@ def battle_odds(
 # --8<-- [end:battle_odds]
 
 
-def _odds(battle, damage, by_key, flags, results, pass_chance) -> BattleOdds:
+def _odds(
+    battle: Battle,
+    damage: dict[str, tuple[int, list[int], int]],
+    by_key: dict[str, Counter[HitKey]],
+    flags: dict[Flags, HitOutcome],
+    results: Counter[tuple[Verdict, Flags, Flags]],
+    pass_chance: Rational,
+) -> BattleOdds:
     total = 6 ** (damage["attacker"][2] + damage["defender"][2])
     battle_damage, hits, routed = {}, {}, {}
     for role in ROLES:
@@ -1052,15 +1075,15 @@ def _odds(battle, damage, by_key, flags, results, pass_chance) -> BattleOdds:
         routed[_other(role)] = Rational(ways, 6 ** damage[role][2])
     routed = {role: routed[role] for role in ROLES}
     hits = {role: hits[role] for role in ROLES}
-    victor: Counter = Counter({"attacker": 0, "defender": 0, None: 0})
-    must_check: Counter = Counter({"attacker": 0, "defender": 0})
+    victor: Counter[str | None] = Counter({"attacker": 0, "defender": 0, None: 0})
+    must_check: Counter[str] = Counter({"attacker": 0, "defender": 0})
     fate = {role: Counter(dict.fromkeys(FATES, 0)) for role in ROLES}
-    outcomes: Counter = Counter()
+    outcomes: Counter[str] = Counter()
     for (found, ka, kd), ways in results.items():
         chance = Rational(ways, total)
         victor[found.victor] += chance
         sides = {"attacker": flags[ka], "defender": flags[kd]}
-        branches = [(None, chance)]
+        branches: list[tuple[bool | None, Rational]] = [(None, chance)]
         if found.checker:
             must_check[found.checker] += chance
             branches = [(True, chance * pass_chance), (False, chance * (1 - pass_chance))]
@@ -1068,7 +1091,7 @@ def _odds(battle, damage, by_key, flags, results, pass_chance) -> BattleOdds:
             fates = _fates(found, sides, passed, battle.garrison)
             for role in ROLES:
                 fate[role][fates[role]] += part
-            if found.victor:
+            if found.victor and found.loser:  # a verdict names both or neither
                 loser = found.loser
                 label = f"{found.victor} wins, {loser} {fates[loser]} ({found.clause})"
             else:

@@ -16,7 +16,7 @@ print(svg.startswith("<figure"), "50%" in svg)
 ```
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -37,7 +37,7 @@ class Series:
     colour: int = 0  # the index of its colour, rr-c0 to rr-c5
 
 
-def _x_scale(xs: Sequence[int], pad: float):
+def _x_scale(xs: Sequence[int], pad: float) -> Callable[[int], float]:
     low, high = min(xs), max(xs)
     span = (high - low) or 1
     inner = WIDTH - LEFT - RIGHT - 2 * pad
@@ -48,7 +48,9 @@ def _y(p: Rational) -> float:
     return TOP + (1 - float(p)) * (HEIGHT - TOP - BOTTOM)
 
 
-def _frame(xs: Sequence[int], x_of, x_label: str, y_label: str) -> list[str]:
+def _frame(
+    xs: Sequence[int], x_of: Callable[[int], float], x_label: str, y_label: str
+) -> list[str]:
     parts = []
     for tick in (0, 25, 50, 75, 100):
         y = _y(Rational(tick, 100))

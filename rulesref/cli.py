@@ -14,7 +14,8 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import NoReturn, TypeVar
 
 from sympy import Rational
 
@@ -47,12 +48,14 @@ EXAMPLES = """examples:
 MAX_FILE_BYTES = 100_000  # a force file; the units in it are limited by cascade_probabilities
 MAX_JSON_DEPTH = 20  # a force file nests five levels deep; deeper is not a force
 WHOLE = re.compile(r"-?[0-9]{1,12}")  # ASCII digits, as the calculators take them
+T = TypeVar("T")
+Runner = Callable[[argparse.Namespace], str]  # a command: its parsed arguments to its output
 
 
 class _Parser(argparse.ArgumentParser):
     """Reports a usage error in one line and exits with status 2, as for bad values."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog.split()[0]} --help)\n")
 
 
@@ -67,7 +70,9 @@ def _printable(line: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in line)
 
 
-def _report(args, description: str, outcome: str, other: str, chance: Rational) -> str:
+def _report(
+    args: argparse.Namespace, description: str, outcome: str, other: str, chance: Rational
+) -> str:
     if args.json:
         inputs = {k: v for k, v in vars(args).items() if k not in ("json", "command")}
         return json.dumps(
@@ -79,7 +84,7 @@ def _report(args, description: str, outcome: str, other: str, chance: Rational) 
     )
 
 
-def _break(args) -> str:
+def _break(args: argparse.Namespace) -> str:
     chance = break_test_probability(
         args.leadership,
         args.lost_by,
@@ -91,7 +96,7 @@ def _break(args) -> str:
     return _report(args, description, "stands", "flees", chance)
 
 
-def _reform(args) -> str:
+def _reform(args: argparse.Namespace) -> str:
     chance = reform_test_probability(
         args.leadership,
         args.lost_by,
@@ -103,7 +108,7 @@ def _reform(args) -> str:
     return _report(args, description, "passes", "fails", chance)
 
 
-def _leadership(args) -> str:
+def _leadership(args: argparse.Namespace) -> str:
     chance = leadership_test_probability(args.target, rerolls=args.rerolls, ignore=args.ignore)
     rerolls = f", {args.rerolls} re-roll{'s' * (args.rerolls != 1)}" if args.rerolls else ""
     ignore = ", failures ignored" if args.ignore else ""
@@ -125,7 +130,7 @@ def _platoons(name: str, text: str) -> tuple[list[Platoon], list[str | None]]:
     return platoons, rolls
 
 
-def _battle(args) -> str:
+def _battle(args: argparse.Namespace) -> str:
     sides = {}
     written = {}
     for role in ROLES:
@@ -158,19 +163,20 @@ def _battle(args) -> str:
     return "\n".join(lines)
 
 
-def _force(data: object) -> tuple[Force, object]:
-    """A force and this phase's casualties from parsed JSON (see examples/b-company.json)."""
+def _force(data: object) -> tuple[Force, Mapping[str, int]]:
+    """A force and this phase's casualties from parsed JSON (see examples/b-company.json);
+    the casualties as written, for `cascade_probabilities` to check."""
 
-    def listed(name: str, values: object) -> list:
+    def listed(name: str, values: object) -> list[object]:
         if not isinstance(values, list):
             raise RulesError(f"{name} must be a JSON list, got {values!r}")
         return values
 
-    def build(kind, fields: object, **parts):
+    def build(kind: type[T], written: object, **parts: object) -> T:
         name = kind.__name__.lower()
-        if not isinstance(fields, dict):
-            raise RulesError(f"each {name} must be a JSON object, got {fields!r}")
-        fields = {**fields, **parts}
+        if not isinstance(written, dict):
+            raise RulesError(f"each {name} must be a JSON object, got {written!r}")
+        fields = {**written, **parts}
         if "doctrine" in fields:
             fields["doctrine"] = build(Doctrine, fields["doctrine"])
         try:
@@ -179,7 +185,7 @@ def _force(data: object) -> tuple[Force, object]:
             called = f" {fields['name']!r}" if isinstance(fields.get("name"), str) else ""
             raise RulesError(f"{name}{called}: {error}") from None
 
-    def leaders(fields: dict) -> list:
+    def leaders(fields: dict[str, object]) -> list[Leader]:
         return [build(Leader, f) for f in listed("leaders", fields.get("leaders", []))]
 
     def command(fields: object) -> Command:
@@ -236,7 +242,7 @@ def _depth(data: object) -> int:
     return deepest
 
 
-def _cascade(args) -> str:
+def _cascade(args: argparse.Namespace) -> str:
     deep = f"file must nest lists and objects at most {MAX_JSON_DEPTH} deep, got {args.file!r}"
     raw = _read(args.file)
     try:
@@ -261,7 +267,7 @@ def _cascade(args) -> str:
             }
         )
 
-    def listing(chances) -> str:
+    def listing(chances: Mapping[str, Rational]) -> str:
         return ", ".join(f"{name} {p} ({percent(p)})" for name, p in chances.items())
 
     return "\n".join(
@@ -273,7 +279,7 @@ def _cascade(args) -> str:
     )
 
 
-def _table(args) -> str:
+def _table(args: argparse.Namespace) -> str:
     by_name = {table.name: table for table in tables()}
     if args.name not in by_name:
         raise RulesError(f"name must be one of {', '.join(by_name)}, got {args.name!r}")
@@ -289,7 +295,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def command(name: str, help: str, run) -> argparse.ArgumentParser:
+    def command(name: str, help: str, run: Runner) -> argparse.ArgumentParser:
         sub = commands.add_parser(
             name,
             help=help,

@@ -135,7 +135,7 @@ def sum_counts(dice: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
     """
     if len(dice) > MAX_DICE:
         raise RulesError(f"dice must be at most {MAX_DICE} dice, got {len(dice)}")
-    lowest, alike = 0, Counter()
+    lowest, alike = 0, Counter[tuple[int, ...]]()
     for faces, number in Counter(map(tuple, dice)).items():
         base = min(faces)
         lowest += base * number
@@ -197,14 +197,15 @@ def _at_most(target: int, dice: int) -> int:
     over, spread = target - dice, 5 * dice  # the total above the lowest, and its range
     if over < 0:
         return 0
+    rolls: int = 6**dice  # typeshed cannot tell that a power of a whole number is whole
     if over >= spread:
-        return 6**dice
+        return rolls
     if dice <= _KEPT:
         return _kept_at_most(dice)[over]
     if 2 * over < spread:
         return _lower_tail(over, dice)
     # the counts are symmetric: at most `over` is all but at most spread - over - 1
-    return 6**dice - _lower_tail(spread - over - 1, dice)
+    return rolls - _lower_tail(spread - over - 1, dice)
 
 
 def chance_at_most(target: int, *, dice: int) -> Rational:

@@ -6,9 +6,11 @@ value ends in a `RulesError` naming the parameter, the value and what is allowed
 
 import unicodedata
 from collections.abc import Sequence
+from typing import TypeVar
 
 from sympy import Rational
 
+T = TypeVar("T")
 MAX_TEXT = 100
 # Characters that could forge or hide printed output: controls (newlines, escape codes),
 # lone surrogates, line and paragraph separators, and the bidirectional overrides.
@@ -64,7 +66,7 @@ def one_of(name: str, value: object, allowed: Sequence[str]) -> str:
     return value
 
 
-def instance_of(name: str, value: object, kind: type | tuple[type, ...], allowed: str):
+def instance_of(name: str, value: object, kind: type[T] | tuple[type[T], ...], allowed: str) -> T:
     """Return `value` if it is an instance of `kind` (`allowed` says so in words), else raise."""
     if not isinstance(value, kind):
         raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
@@ -74,16 +76,17 @@ def instance_of(name: str, value: object, kind: type | tuple[type, ...], allowed
 def sequence_of(
     name: str,
     value: object,
-    kind: type | tuple[type, ...],
+    kind: type[T] | tuple[type[T], ...],
     *,
     low: int = 0,
     high: int = 10**6,
     noun: str = "",
-) -> tuple:
+) -> tuple[T, ...]:
     """Return `value` as a tuple of `low` to `high` instances of `kind` (a list or tuple,
     never a string or a mapping), else raise `RulesError`. `noun` names one item in the
     message (default: the name of `kind`)."""
-    noun = noun or f"a {kind.__name__}"
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    noun = noun or " or ".join(f"a {each.__name__}" for each in kinds)
     what = f"a sequence of {low} to {high} items, each {noun}"
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
         raise RulesError(f"{name} must be {what}, got {_shown(value)}")
@@ -112,8 +115,7 @@ def text(name: str, value: object, *, empty: bool = False) -> str:
 def chance(name: str, value: object) -> Rational:
     """Return `value` if it is an exact probability, a sympy Rational (or an int) from 0
     to 1, else raise `RulesError` (never a float, a bool or a NaN)."""
-    exact = isinstance(value, Rational) or (isinstance(value, int) and not isinstance(value, bool))
-    if not exact or not 0 <= value <= 1:
+    if isinstance(value, bool) or not isinstance(value, Rational | int) or not 0 <= value <= 1:
         raise RulesError(f"{name} must be a Rational from 0 to 1, got {_shown(value)}")
     return Rational(value)
 

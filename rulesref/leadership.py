@@ -16,9 +16,11 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from html import escape
 from math import gcd
 from operator import mul
+from typing import NamedTuple
 
 from sympy import Rational
 
@@ -120,10 +122,16 @@ def best_leadership(values: Sequence[int | str]) -> int:
 
 # --8<-- [start:triggers]
 def _falls_below_half(start: int, before: int, after: int, names: tuple[str, str, str]) -> bool:
-    """Below half of `start` at the end of a phase, having just fallen there or lost more."""
+    """Below half of `start` at the end of a phase, having just fallen there or lost more
+    (strictly below: LD-C2), with the counts checked first."""
     whole_number(names[0], start, 1, MAX_MODELS)
     whole_number(names[1], before, 0, start)
     whole_number(names[2], after, 0, before)
+    return _below_half(start, before, after)
+
+
+def _below_half(start: int, before: int, after: int) -> bool:
+    """`_falls_below_half` on counts already checked, for the exact cascade's inner loops."""
     return 0 < after < before and 2 * after < start  # LD-C2: strictly below; LD-C7: 0 is gone
 
 
@@ -217,7 +225,7 @@ class Doctrine:
 NO_DOCTRINE = Doctrine()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Unit:
     """A unit: `starting` models at the start of the game, `current` at the start of this
     phase, and the Leadership of its models (LD-2 keeps the best).
@@ -233,29 +241,40 @@ class Unit:
 
     name: str
     starting: int
-    leadership: int | str | Sequence[int | str]
-    current: int | None = None
-    doctrine: Doctrine = NO_DOCTRINE
-    removed: bool = False  # removed by a failed test in an earlier phase
+    leadership: int  # the target, 2 to 6
+    current: int
+    doctrine: Doctrine
+    removed: bool  # removed by a failed test in an earlier phase
 
-    def __post_init__(self) -> None:
-        text("unit name", self.name)
-        whole_number("starting", self.starting, 1, MAX_MODELS)
-        if self.current is None:
-            object.__setattr__(self, "current", self.starting)
-        whole_number(f"current of {self.name!r}", self.current, 0, self.starting)
-        values = self.leadership
-        target = leadership_target(values, "leadership") if isinstance(values, int | str) else 0
-        object.__setattr__(self, "leadership", target or best_leadership(values))
-        instance_of("doctrine", self.doctrine, Doctrine, "a Doctrine")
-        yes_or_no("removed", self.removed)
+    # The constructor takes a Leadership as written ("4+"), or one per model, and keeps
+    # the target; `current` left out is `starting`.
+    def __init__(
+        self,
+        name: str,
+        starting: int,
+        leadership: int | str | Sequence[int | str],
+        current: int | None = None,
+        doctrine: Doctrine = NO_DOCTRINE,
+        removed: bool = False,
+    ) -> None:
+        set_field = partial(object.__setattr__, self)
+        set_field("name", text("unit name", name))
+        set_field("starting", whole_number("starting", starting, 1, MAX_MODELS))
+        current = starting if current is None else current
+        set_field("current", whole_number(f"current of {name!r}", current, 0, starting))
+        if isinstance(leadership, int | str):
+            set_field("leadership", leadership_target(leadership, "leadership"))
+        else:
+            set_field("leadership", best_leadership(leadership))
+        set_field("doctrine", instance_of("doctrine", doctrine, Doctrine, "a Doctrine"))
+        set_field("removed", yes_or_no("removed", removed))
 
     @property
     def in_play(self) -> bool:
         return self.current > 0 and not self.removed
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Leader:
     """A ranked figure (LD-3): rank 1 or more; ordinary models count as rank 0 (LD-C9).
 
@@ -264,18 +283,25 @@ class Leader:
     """
 
     name: str
-    leadership: int | str
+    leadership: int  # the target, 2 to 6; the constructor also takes it written, "4+"
     rank: int
-    unit: str | None = None
-    alive: bool = True
+    unit: str | None
+    alive: bool
 
-    def __post_init__(self) -> None:
-        text("leader name", self.name)
-        object.__setattr__(self, "leadership", leadership_target(self.leadership, "leadership"))
-        whole_number(f"rank of {self.name!r}", self.rank, 1, MAX_RANK)
-        if self.unit is not None:
-            text(f"unit of {self.name!r}", self.unit)
-        yes_or_no("alive", self.alive)
+    def __init__(
+        self,
+        name: str,
+        leadership: int | str,
+        rank: int,
+        unit: str | None = None,
+        alive: bool = True,
+    ) -> None:
+        set_field = partial(object.__setattr__, self)
+        set_field("name", text("leader name", name))
+        set_field("leadership", leadership_target(leadership, "leadership"))
+        set_field("rank", whole_number(f"rank of {name!r}", rank, 1, MAX_RANK))
+        set_field("unit", None if unit is None else text(f"unit of {name!r}", unit))
+        set_field("alive", yes_or_no("alive", alive))
 
 
 @dataclass(frozen=True)
@@ -387,14 +413,23 @@ def _preferred(force: Force, prefer: Collection[str]) -> frozenset[str]:
 # A figure's claim to be the one a command or the force tests on (LD-3): the highest
 # rank first, then a figure the player prefers among equals, then the best Leadership
 # (LD-C8). Ordinary models of a unit are rank 0 with the unit's Leadership (LD-C9).
-NOBODY = (-1, False, -7, "")
+class Claim(NamedTuple):
+    """Compared as a tuple: the greatest claim is the figure that tests."""
+
+    rank: int
+    preferred: bool
+    ease: int  # minus the target: the lower the target, the better
+    name: str  # "" in the exact odds, which tell figures apart by the rest alone
 
 
-def _figure_key(rank: int, target: int, name: str, prefer: frozenset[str]) -> tuple:
-    return (rank, name in prefer, -target, name)
+NOBODY = Claim(-1, False, -7, "")
 
 
-def _unit_key(unit: Unit, leaders: Sequence[Leader], prefer: frozenset[str]) -> tuple:
+def _figure_key(rank: int, target: int, name: str, prefer: frozenset[str]) -> Claim:
+    return Claim(rank, name in prefer, -target, name)
+
+
+def _unit_key(unit: Unit, leaders: Sequence[Leader], prefer: frozenset[str]) -> Claim:
     """The best claim among a unit's figures: its leaders in it, or its ordinary models."""
     keys = [_figure_key(0, unit.leadership, unit.name, prefer)]
     keys += [
@@ -405,7 +440,7 @@ def _unit_key(unit: Unit, leaders: Sequence[Leader], prefer: frozenset[str]) -> 
     return max(keys)
 
 
-def _independent_key(leaders: Sequence[Leader], prefer: frozenset[str]) -> tuple:
+def _independent_key(leaders: Sequence[Leader], prefer: frozenset[str]) -> Claim:
     keys = [
         _figure_key(lead.rank, lead.leadership, lead.name, prefer)
         for lead in leaders
@@ -414,8 +449,8 @@ def _independent_key(leaders: Sequence[Leader], prefer: frozenset[str]) -> tuple
     return max(keys, default=NOBODY)
 
 
-def _target(key: tuple) -> int:
-    return -key[2]
+def _target(key: Claim) -> int:
+    return -key.ease
 
 
 def _unit_target(unit: Unit, leaders: Sequence[Leader]) -> int:
@@ -468,7 +503,9 @@ class PhaseResult:
         return {removal.who for removal in self.removed if removal.level == level}
 
 
-def _roll(who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence[int]]):
+def _roll(
+    who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence[int]]
+) -> tuple[tuple[int, ...], bool, bool]:
     """LD-1, LD-7: roll, re-roll while failing and re-rolls remain, then maybe ignore.
 
     No more dice than a roll and its re-rolls: re-rolls given in advance and not needed
@@ -481,7 +518,7 @@ def _roll(who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence
         raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
     if len(rolls) > needed:
         raise RulesError(f"dice[{who!r}] must be {allowed}, got {len(rolls)} results")
-    used = []
+    used: list[int] = []
     for face in rolls:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
             raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
@@ -531,9 +568,9 @@ def resolve_phase(
     tests: list[Test] = []
     removed: list[Removal] = []
 
-    def test(who: str, level: str, clause: str, key: tuple, doctrine: Doctrine) -> bool:
+    def test(who: str, level: str, clause: str, key: Claim, doctrine: Doctrine) -> bool:
         rolls, passed, ignored = _roll(who, _target(key), doctrine, dice)
-        tests.append(Test(who, level, clause, key[3], _target(key), rolls, passed, ignored))
+        tests.append(Test(who, level, clause, key.name, _target(key), rolls, passed, ignored))
         return passed or ignored
 
     # LD-5 to LD-7: every unit that must test, at the end of the phase
@@ -554,7 +591,7 @@ def resolve_phase(
             removed.append(Removal(unit.name, "unit", "LD-7", f"{reason}, needed {last.target}+"))
 
     # LD-8 to LD-10: then every command, counting this phase's lost units (LD-C3)
-    survivors: dict[str, tuple[int, tuple]] = {}  # command: (units left, best figure)
+    survivors: dict[str, tuple[int, Claim]] = {}  # command: (units left, best figure)
     for command in force.commands:
         before = sum(unit.in_play for unit in command.units)
         left = [unit for unit in command.units if standing.get(unit.name)]
@@ -594,12 +631,12 @@ def resolve_phase(
     # LD-11, LD-12: last, the force, counting the units of removed commands (LD-C4)
     start = len(force.units)
     before = sum(unit.in_play for unit in force.units)
-    left = sum(units for units, _ in survivors.values())
+    units_left = sum(units for units, _ in survivors.values())
     key = max([_independent_key(force.leaders, prefer)] + [k for _, k in survivors.values()])
-    if left == 0:
+    if units_left == 0:
         removed.append(Removal(force.name, "force", "LD-C7", "no unit left: the side loses"))
         return PhaseResult(tuple(tests), tuple(removed), True)
-    broken = force_must_test(start, before, left) and not test(
+    broken = force_must_test(start, before, units_left) and not test(
         force.name, "force", "LD-11", key, force.doctrine
     )
     if broken:
@@ -630,15 +667,33 @@ class Cascade:
     force_breaks: Rational
 
 
-def _unit_stage(base: tuple, testing: list, keep: bool, holding: Unit | None = None):
+# The exact cascade's weights of a command's states: (units lost or left, best figure).
+States = dict[tuple[int, Claim], int]
+Testing = tuple[Unit, int, Claim]  # a unit that tests, its target, its claim
+
+
+class _Staged(NamedTuple):
+    """A command's part of the exact cascade, its units' tests and its own done."""
+
+    command: Command
+    outcomes: States  # (units left, best figure), over `den`
+    den: int
+    holders: dict[str, States]  # a testing unit's weights of holding, over `holders_den`
+    holders_den: int
+    safe: list[str]  # its units with models left that do not test
+
+
+def _unit_stage(
+    base: Claim, testing: Sequence[Testing], keep: bool, holding: Unit | None = None
+) -> tuple[States, int]:
     """Joint weights of (units lost to failed tests, best surviving figure) of a command,
     one testing unit at a time; `holding` counts only the rolls on which that unit holds."""
-    states: dict[tuple, int] = {(0, base): 1}
+    states: States = {(0, base): 1}
     rolls = 1
     for unit, target, key in testing:
         fail, out_of = _fail_weight(target, unit.doctrine.rerolls, unit.doctrine.ignores)
         hold, fail = out_of - fail, (0 if unit is holding else fail)
-        new: dict[tuple, int] = defaultdict(int)
+        new: States = defaultdict(int)
         for (lost, best), weight in states.items():
             if hold:
                 new[lost, max(best, key)] += weight * hold
@@ -648,16 +703,18 @@ def _unit_stage(base: tuple, testing: list, keep: bool, holding: Unit | None = N
     return states, rolls
 
 
-def _command_stage(states: dict, command: Command, before: int, wiped: int, keep: bool):
+def _command_stage(
+    states: States, command: Command, before: int, wiped: int, keep: bool
+) -> tuple[States, int, int]:
     """LD-9, LD-10 on the unit stage's weights: (units left, best figure) after the command's
     test, with the weight of failing it. Units left 0 means the command is gone."""
     doctrine = command.doctrine
     out_of = 6 ** (doctrine.rerolls + 1)
-    outcomes: dict[tuple, int] = defaultdict(int)
+    outcomes: States = defaultdict(int)
     fails = 0
     for (lost, best), weight in states.items():
-        left, gone = before - wiped - lost, (best if keep else NOBODY[:3])
-        if left and command_must_test(len(command.units), before, left):
+        left, gone = before - wiped - lost, (best if keep else NOBODY)
+        if left and _below_half(len(command.units), before, left):
             fail = _fail_weight(_target(best), doctrine.rerolls, doctrine.ignores)[0]
             outcomes[left, best] += weight * (out_of - fail)
             outcomes[0, gone] += weight * fail
@@ -736,16 +793,15 @@ def cascade_probabilities(
     tests = 0
     unit_fails: dict[str, Rational] = {}
     command_fails: dict[str, Rational] = {}
-    staged = []  # per command: outcomes, fail weight, rolls, and who holds on which rolls
+    staged: list[_Staged] = []
     for command in force.commands:
         in_play = [unit for unit in command.units if unit.in_play]
         wiped = [unit for unit in in_play if after[unit.name] == 0]
-        testing, base = [], _independent_key(command.leaders, prefer)[:3]
+        testing: list[Testing] = []
+        base = _independent_key(command.leaders, prefer)._replace(name="")
         for unit in in_play:
-            key = _unit_key(unit, command.leaders, prefer)[:3]
-            if after[unit.name] and must_take_break_test(
-                unit.starting, unit.current, after[unit.name]
-            ):
+            key = _unit_key(unit, command.leaders, prefer)._replace(name="")
+            if _below_half(unit.starting, unit.current, after[unit.name]):
                 testing.append((unit, _unit_target(unit, command.leaders), key))
             elif after[unit.name]:
                 base = max(base, key)
@@ -759,7 +815,9 @@ def cascade_probabilities(
         for unit in command.units:
             unit_fails[unit.name] = Rational(0)
         for unit, target, _ in testing:
-            unit_fails[unit.name] = 1 - unit.doctrine.hold_chance(target)
+            unit_fails[unit.name] = Rational(
+                *_fail_weight(target, unit.doctrine.rerolls, unit.doctrine.ignores)
+            )
         states, rolls = _unit_stage(base, testing, keep)
         outcomes, fails, out_of = _command_stage(states, command, len(in_play), len(wiped), keep)
         holders = {  # a testing unit's weights of holding its test, state by state
@@ -777,7 +835,7 @@ def cascade_probabilities(
         common = gcd(den, *outcomes.values())  # smaller numbers for the force stage
         outcomes = {state: weight // common for state, weight in outcomes.items()}
         command_fails[command.name] = Rational(fails, den)
-        staged.append((command, outcomes, den // common, holders, den, safe))
+        staged.append(_Staged(command, outcomes, den // common, holders, den, safe))
     return _force_stage(force, staged, unit_fails, command_fails, prefer)
 
 
@@ -785,12 +843,16 @@ def cascade_probabilities(
 
 
 def _force_stage(
-    force: Force, staged: list, unit_fails: dict, command_fails: dict, prefer: frozenset[str]
+    force: Force,
+    staged: list[_Staged],
+    unit_fails: dict[str, Rational],
+    command_fails: dict[str, Rational],
+    prefer: frozenset[str],
 ) -> Cascade:
     """LD-11, LD-12 across commands, with each command left out in turn."""
     doctrine = force.doctrine
     out_of = 6 ** (doctrine.rerolls + 1)
-    floor = _independent_key(force.leaders, prefer)[:3]
+    floor = _independent_key(force.leaders, prefer)._replace(name="")
     start, before = len(force.units), sum(unit.in_play for unit in force.units)
     # LD-11: losing `bar` units or more this phase makes the force test (if any is left)
     bar = before - min((start - 1) // 2, before - 1)
@@ -798,13 +860,13 @@ def _force_stage(
     count = len(staged)
     total_den = _products([den for _, _, den, *_ in staged])[0][-1]
 
-    def clamp(key: tuple) -> tuple:
+    def clamp(key: Claim) -> Claim:
         return max(key, floor)
 
-    fail_at = {}
+    fail_at: dict[Claim, int] = {}
     for _, outcomes, *_ in staged:
         for _, key in outcomes:
-            if clamp(key) != NOBODY[:3]:
+            if clamp(key) != NOBODY:
                 fail_at[clamp(key)] = _fail_weight(
                     _target(clamp(key)), doctrine.rerolls, doctrine.ignores
                 )[0]
@@ -819,9 +881,9 @@ def _force_stage(
     zero_pre, zero_suf = _products(zeros)
     broken = out_of * zero_pre[-1]
     # fail weight of each command's states, over (total_den / den) * out_of
-    fail_given: list[dict[tuple, int]] = [defaultdict(int) for _ in staged]
+    fail_given: list[States] = [defaultdict(int) for _ in staged]
     for index in range(count):
-        for left, key in staged[index][1]:
+        for left, key in staged[index].outcomes:
             if not left:  # this command gone too: the force is gone if every other one is
                 fail_given[index][left, key] += out_of * zero_pre[index] * zero_suf[index + 1]
     for threshold, step in zip(keys, steps, strict=True):
@@ -849,7 +911,7 @@ def _force_stage(
             cdf = _cumulative(suf)
             others = mass_pre[index] * mass_suf[index + 1]
             nobody_else = nobody_pre[index] * nobody_suf[index + 1]
-            for left, key in staged[index][1]:
+            for left, key in staged[index].outcomes:
                 if clamp(key) > threshold:
                     continue
                 lost = befores[index] - left
@@ -862,7 +924,7 @@ def _force_stage(
         whole = total_den // den * out_of  # the weight of everything but this command
         fail = fail_given[index]
 
-        def stays(weights: dict, den: int, whole: int = whole, fail: dict = fail) -> Rational:
+        def stays(weights: States, den: int, whole: int = whole, fail: States = fail) -> Rational:
             kept = sum(w * (whole - fail[state]) for state, w in weights.items() if state[0])
             return Rational(kept, den * whole)
 
@@ -894,7 +956,7 @@ def _shade(p: Rational) -> str:
     return "#" + "".join(f"{round(u + (v - u) * t):02x}" for u, v in zip(a, b, strict=True))
 
 
-def _box(x: float, y: float, lines: list[str], p: Rational | None, *, dashed=False) -> str:
+def _box(x: float, y: float, lines: list[str], p: Rational | None, *, dashed: bool = False) -> str:
     fill = "#e4e4e4" if p is None else _shade(p)
     dash = ' stroke-dasharray="4 3"' if dashed else ""
     text = "".join(

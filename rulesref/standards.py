@@ -24,7 +24,7 @@ for verdict in standard_fate(trollslayers):
 ```
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from html import escape
@@ -151,9 +151,10 @@ class Round:
     @property
     def label(self) -> str:
         """The round in a few words, as the decision table shows it."""
-        if self.alone:
-            who = {Troops.NORMAL: "ASB", Troops.IMMUNE: "Break-immune ASB"}
-            return f"{who.get(self.troops, 'Wight ASB')} {self.character.value}"
+        if self.unit is None:  # a lone ASB, whose fate is the character's
+            assert self.character is not None  # __post_init__ refuses a lone ASB without one
+            bearer = {Troops.NORMAL: "ASB", Troops.IMMUNE: "Break-immune ASB"}
+            return f"{bearer.get(self.troops, 'Wight ASB')} {self.character.value}"
         words = [self.unit.value]
         if self.character is not None:
             who = "ASB" if self.army_standard else "character"
@@ -182,7 +183,7 @@ LONE_FATES = {
 def _characters_in(troops: Troops, unit: UnitFate, *, asb: bool) -> tuple[Character, ...]:
     """The fates a character in this unit can meet."""
     if troops is Troops.UNDEAD:
-        fates = (Character.STANDS, Character.KILLED, Character.CRUMBLES)
+        fates: tuple[Character, ...] = (Character.STANDS, Character.KILLED, Character.CRUMBLES)
         # an Undead character who outlives his regiment may flee, but an ASB is a Wight:
         # a failed Break test destroys him
         if unit in UNIT_DESTROYED and not asb:
@@ -199,12 +200,12 @@ def _characters_in(troops: Troops, unit: UnitFate, *, asb: bool) -> tuple[Charac
 # --8<-- [end:possible]
 
 
-def _names(values) -> str:
+def _names(values: Iterable[Enum]) -> str:
     return ", ".join(value.name for value in values)
 
 
 def _check_types(r: Round) -> None:
-    expected = {
+    expected: dict[str, tuple[type | tuple[type, ...], str]] = {
         "regimental_standard": (bool, "True or False"),
         "army_standard": (bool, "True or False"),
         "alone": (bool, "True or False"),
@@ -506,7 +507,8 @@ def decision_table_html() -> str:
 # linked to the clause; "no" goes on to the next step. The tests check that the first
 # step answered "yes" names the clause `standard_fate` gives, for every round.
 _Y = Troops.UNDEAD
-REGIMENTAL_STEPS = (
+DiagramStep = tuple[str, Callable[[Round], bool], str, str]
+REGIMENTAL_STEPS: tuple[DiagramStep, ...] = (
     (
         "Failed its Break test and fled?",
         lambda r: r.unit is UnitFate.BREAKS,
@@ -545,7 +547,7 @@ REGIMENTAL_STEPS = (
     ("Takes Break tests normally?", lambda r: r.troops is Troops.NORMAL, "kept: it held", "st-1"),
     ("Otherwise: never breaks, still stands", lambda r: True, "kept", "st-c3"),
 )
-ARMY_STEPS = (
+ARMY_STEPS: tuple[DiagramStep, ...] = (
     ("ASB fled from Terror or Panic?", lambda r: r.character is Character.PANICS, "kept", "st-2"),
     (
         "Lone ASB failed his Break test and fled?",
@@ -615,7 +617,7 @@ ARMY_STEPS = (
 )
 
 
-def first_step(steps, r: Round) -> int:
+def first_step(steps: Sequence[DiagramStep], r: Round) -> int:
     """The index of the first step of a diagram that `r` answers "yes"."""
     return next(i for i, (_, applies, _, _) in enumerate(steps) if applies(r))
 
@@ -646,7 +648,7 @@ def decision_path(r: Round, standard: Standard) -> list[str]:
     return [*path, f"{question} yes: {anchor.upper()}"]
 
 
-def decision_svg(steps, *, title: str, name: str) -> str:
+def decision_svg(steps: Sequence[DiagramStep], *, title: str, name: str) -> str:
     """A flowchart in one narrow column, to read on a phone: each question, its "yes"
     outcome below it (linked to the clause), and "no" down the left to the next question.
 

@@ -35,6 +35,7 @@ from rulesref.campaign import (
     TERRAINS,
     Battle,
     Platoon,
+    Policy,
     Side,
     battle_odds,
     fewest_withdrawals,
@@ -151,7 +152,7 @@ def tabbed(name: str, tabs: list[tuple[str, str, str]], open_tab: int = 0) -> st
     )
 
 
-def _grid(name: str, title: str, probability: Callable[..., Rational], **options) -> Table:
+def _grid(name: str, title: str, probability: Callable[..., Rational], **options: bool) -> Table:
     return Table(
         name=name,
         title=title,
@@ -258,8 +259,8 @@ class BattleTable:
         return "\n".join(lines) + link
 
 
-def _measures(battle: Battle, **options) -> tuple[Rational, ...]:
-    odds = battle_odds(battle, **options)
+def _measures(battle: Battle, policy: Policy = fewest_withdrawals) -> tuple[Rational, ...]:
+    odds = battle_odds(battle, policy=policy)
     values = (
         odds.victor["attacker"],
         odds.victor["defender"],
@@ -275,9 +276,9 @@ def _measures(battle: Battle, **options) -> tuple[Rational, ...]:
 INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
 
 
-def _split(attack: int, platoons: int = 3, **side) -> Side:
+def _split(attack: int, platoons: int = 3) -> Side:
     rolls = ["attack"] * attack + ["defence"] * (platoons - attack)
-    return Side([INFANTRY] * platoons, rolls, **side)
+    return Side([INFANTRY] * platoons, rolls)
 
 
 def match_ups() -> dict[str, Battle]:
@@ -311,7 +312,7 @@ def campaign_tables() -> dict[str, BattleTable]:
     foot = Side([INFANTRY] * 3)
     assault = Side([INFANTRY, INFANTRY, INFANTRY, ARTILLERY])
     pair, fortified_pair = Side([INFANTRY] * 2), Side([INFANTRY] * 2, fortified=True)
-    battles = {
+    battles: dict[str, tuple[str, dict[str, tuple[Battle, dict[str, Policy]]]]] = {
         "3-v-3-infantry": ("3 v 3 infantry", {k: (b, {}) for k, b in match_ups().items()}),
         "cavalry-and-artillery": (
             "Cavalry and artillery by terrain",
@@ -359,7 +360,7 @@ def campaign_tables() -> dict[str, BattleTable]:
 def downloads() -> dict[str, str]:
     """Every CSV download of the site, by file name, as spreadsheets read it: each table
     of `tables()` and each campaign table, one cell a line."""
-    every = (*tables(), *campaign_tables().values())
+    every: tuple[Table | BattleTable, ...] = (*tables(), *campaign_tables().values())
     return {f"{table.name}.csv": table.spreadsheet_csv() for table in every}
 
 
@@ -368,7 +369,7 @@ def _calculator(
     inputs: dict[str, tuple[int, int]],
     options: tuple[str, ...],
     outcomes: tuple[str, ...] = (),
-) -> dict:
+) -> dict[str, object]:
     """Every answer over whole-number `inputs` (name: lowest, highest), nested in the order
     of `inputs`, then by the yes/no `options` packed into one index (the first option the
     highest bit). An answer is a fraction as text; with `outcomes`, a list of fractions,
@@ -379,7 +380,7 @@ def _calculator(
             return [str(value[outcome]) for outcome in outcomes]
         return None if value is None else str(value)
 
-    def answers(fixed: dict, names: list[str]) -> list:
+    def answers(fixed: dict[str, int], names: list[str]) -> list[object]:
         if not names:
             return [
                 as_text(answer(**fixed, **dict(zip(options, flags, strict=True))))
@@ -389,7 +390,11 @@ def _calculator(
         low, high = inputs[name]
         return [answers({**fixed, name: value}, rest) for value in range(low, high + 1)]
 
-    data = {"inputs": inputs, "options": options, "answers": answers({}, list(inputs))}
+    data: dict[str, object] = {
+        "inputs": inputs,
+        "options": options,
+        "answers": answers({}, list(inputs)),
+    }
     return {**data, "outcomes": outcomes} if outcomes else data
 
 
@@ -397,7 +402,9 @@ BATTLE_KINDS = ("infantry", "cavalry", "artillery")
 BATTLE_SIZE = 3  # platoons a side, at most, in the battle calculator
 
 
-def small_battle_victor(*, terrain: int, fortified: bool, **platoons: int) -> dict | None:
+def small_battle_victor(
+    *, terrain: int, fortified: bool, **platoons: int
+) -> dict[str, Rational] | None:
     """Who wins a small campaign battle of fresh, supplied platoons (CA-2 to CA-18), each
     side 1 to 3 platoons given as counts (`attacker_infantry=2, ...`); `terrain` is an
     index into TERRAINS. None when a side has no platoon or more than three.
@@ -420,7 +427,8 @@ def small_battle_victor(*, terrain: int, fortified: bool, **platoons: int) -> di
         if not 1 <= len(members) <= BATTLE_SIZE:
             return None
         sides.append(Side(members, fortified=fortified and role == "defender"))
-    victor = battle_odds(Battle(*sides, terrain=TERRAINS[terrain])).victor
+    attacker, defender = sides
+    victor = battle_odds(Battle(attacker, defender, terrain=TERRAINS[terrain])).victor
     return {
         "attacker wins": victor["attacker"],
         "defender wins": victor["defender"],
@@ -429,7 +437,7 @@ def small_battle_victor(*, terrain: int, fortified: bool, **platoons: int) -> di
 
 
 @cache
-def calculator_data() -> dict:
+def calculator_data() -> dict[str, dict[str, object]]:
     """Every answer the site's calculators can show, by calculator.
 
     Each has `inputs` (whole numbers, each with its lowest and highest value),
