@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 from sympy import Rational
 
+__all__ = ["RulesError"]
+
 MAX_TEXT = 100
 # Characters that could forge or hide printed output: controls (newlines, escape codes),
 # lone surrogates, line and paragraph separators, and the bidirectional overrides.
