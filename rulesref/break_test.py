@@ -30,6 +30,30 @@ from rulesref.errors import (
     yes_or_no,
 )
 
+__all__ = [
+    "takes_break_test",
+    "modified_leadership",
+    "is_insane_courage",
+    "break_test_probability",
+    "Outcome",
+    "BreakTestResult",
+    "resolve_break_test",
+    "ranks",
+    "Unit",
+    "usable_ranks",
+    "is_steadfast",
+    "reform_test_probability",
+    "RESULTS",
+    "FACINGS",
+    "reform_order",
+    "Reform",
+    "ReformPermission",
+    "reform_permission",
+    "Contact",
+    "ReformCheck",
+    "check_combat_reform",
+]
+
 MAX_LEADERSHIP = 10
 MAX_LOST_BY = 100
 MAX_MODELS = 1000
@@ -37,7 +61,6 @@ MAX_UNIT_STRENGTH = 5000
 MAX_COMBAT_RESULT = 1000
 
 
-# --8<-- [start:takes_break_test]
 def takes_break_test(combat_result: int, enemy_combat_result: int) -> bool:
     """BR-1: the side that lost the round (the lower combat result) takes a Break test.
 
@@ -55,10 +78,6 @@ def takes_break_test(combat_result: int, enemy_combat_result: int) -> bool:
     return combat_result < enemy_combat_result
 
 
-# --8<-- [end:takes_break_test]
-
-
-# --8<-- [start:modified_leadership]
 def modified_leadership(leadership: int, lost_by: int, *, steadfast: bool = False) -> int:
     """BR-2 (with BR-6): Leadership less the amount the combat was lost by; Steadfast ignores it.
 
@@ -76,10 +95,6 @@ def modified_leadership(leadership: int, lost_by: int, *, steadfast: bool = Fals
     return leadership if yes_or_no("steadfast", steadfast) else leadership - lost_by
 
 
-# --8<-- [end:modified_leadership]
-
-
-# --8<-- [start:is_insane_courage]
 def is_insane_courage(dice: Sequence[int]) -> bool:
     """BR-5: a natural double 1 on the two dice of a Break test.
 
@@ -93,10 +108,6 @@ def is_insane_courage(dice: Sequence[int]) -> bool:
     return tuple(dice_roll("dice", dice, 2)) == (1, 1)
 
 
-# --8<-- [end:is_insane_courage]
-
-
-# --8<-- [start:stands_chance]
 def _stands_chance(target: int, *, insane_courage: bool) -> Rational:
     """Probability that 2D6 roll `target` or less (BR-3), or a double 1 if it counts (BR-5)."""
     ways = ways_at_most(target, dice=2)
@@ -105,10 +116,6 @@ def _stands_chance(target: int, *, insane_courage: bool) -> Rational:
     return Rational(ways, 36)
 
 
-# --8<-- [end:stands_chance]
-
-
-# --8<-- [start:break_test_probability]
 def break_test_probability(
     leadership: int,
     lost_by: int,
@@ -136,9 +143,6 @@ def break_test_probability(
     return with_rerolls(chance) if yes_or_no("reroll", reroll) else chance
 
 
-# --8<-- [end:break_test_probability]
-
-
 class Outcome(Enum):
     STANDS = "stands"
     FLEES = "flees"
@@ -155,7 +159,6 @@ class BreakTestResult:
     reason: str
 
 
-# --8<-- [start:resolve_break_test]
 def resolve_break_test(
     leadership: int,
     lost_by: int,
@@ -202,10 +205,6 @@ def resolve_break_test(
     )
 
 
-# --8<-- [end:resolve_break_test]
-
-
-# --8<-- [start:ranks]
 def ranks(models: int, width: int) -> int:
     """BR-7: ranks that count for Steadfast: five or more models each, front rank included.
 
@@ -224,9 +223,6 @@ def ranks(models: int, width: int) -> int:
         return 0
     full, last = divmod(models, width)
     return full + (1 if last >= 5 else 0)
-
-
-# --8<-- [end:ranks]
 
 
 @dataclass(frozen=True, init=False)
@@ -285,7 +281,6 @@ def _units(name: str, side: Side) -> tuple[Unit, ...]:
     return (side,) if isinstance(side, Unit) else sequence_of(name, side, Unit, low=1, high=100)
 
 
-# --8<-- [start:usable_ranks]
 def usable_ranks(unit: Unit, *, disrupted_uses_ranks: bool = False) -> int:
     """BR-9, BR-10: ranks a unit may use to claim Steadfast; Disrupted units and
     Skirmishers use only Unit Strength (BR-C1 offers the other reading for Disrupted).
@@ -305,10 +300,6 @@ def usable_ranks(unit: Unit, *, disrupted_uses_ranks: bool = False) -> int:
     return unit.ranks
 
 
-# --8<-- [end:usable_ranks]
-
-
-# --8<-- [start:is_steadfast]
 def is_steadfast(
     side: Side,
     enemy: Side,
@@ -349,10 +340,6 @@ def is_steadfast(
     return enough and (more_ranks or more_strength)
 
 
-# --8<-- [end:is_steadfast]
-
-
-# --8<-- [start:reform_test_probability]
 def reform_test_probability(
     leadership: int,
     lost_by: int,
@@ -379,9 +366,6 @@ def reform_test_probability(
     return _stands_chance(target, insane_courage=yes_or_no("insane_courage", insane_courage))
 
 
-# --8<-- [end:reform_test_probability]
-
-
 # Combat reforms (BR-11 to BR-14) on a small abstract model: sides are named by
 # strings, facings by name, and base contacts by the models that touch.
 
@@ -389,7 +373,6 @@ RESULTS = ("won", "lost", "draw")
 FACINGS = ("front", "left flank", "right flank", "rear")
 
 
-# --8<-- [start:reform_order]
 def reform_order(
     wanting: Sequence[str], *, loser: str | None = None, chosen_first: str | None = None
 ) -> tuple[str, ...]:
@@ -429,9 +412,6 @@ def reform_order(
     return (first, *(side for side in sides if side != first))
 
 
-# --8<-- [end:reform_order]
-
-
 class Reform(Enum):
     AT_ONCE = "may combat reform at once"
     AFTER_TEST = "may combat reform after passing a Leadership test"
@@ -447,7 +427,6 @@ class ReformPermission:
     reason: str
 
 
-# --8<-- [start:reform_permission]
 def reform_permission(
     result: str, *, fled: bool = False, enemy_fled: bool = False, engaged_facings: int = 1
 ) -> ReformPermission:
@@ -485,9 +464,6 @@ def reform_permission(
     return ReformPermission(Reform.AT_ONCE, "BR-13", f"{result} and the enemy still fights")
 
 
-# --8<-- [end:reform_permission]
-
-
 @dataclass(frozen=True)
 class Contact:
     """One base contact: our `model` touches `enemy_model`, on a facing of `enemy_unit`."""
@@ -510,7 +486,6 @@ class ReformCheck:
     reason: str
 
 
-# --8<-- [start:check_combat_reform]
 def check_combat_reform(before: Sequence[Contact], after: Sequence[Contact]) -> ReformCheck:
     """BR-14: whether a proposed combat reform keeps to its two restrictions.
 
@@ -548,6 +523,3 @@ def check_combat_reform(before: Sequence[Contact], after: Sequence[Contact]) -> 
                 False, "BR-14", f"would touch {unit} on a new facing: {', '.join(sorted(new))}"
             )
     return ReformCheck(True, "BR-14", "every contact kept, no new facing on a touched enemy")
-
-
-# --8<-- [end:check_combat_reform]

@@ -34,6 +34,49 @@ from rulesref.errors import (
     yes_or_no,
 )
 
+__all__ = [
+    "KINDS",
+    "STATES",
+    "TERRAINS",
+    "ROLLS",
+    "ROLES",
+    "Platoon",
+    "Side",
+    "Readings",
+    "Battle",
+    "cavalry_barred",
+    "Term",
+    "RollExplanation",
+    "explain_roll",
+    "fewest_withdrawals",
+    "most_withdrawals",
+    "hits_from_damage",
+    "HitOutcome",
+    "assign_hits",
+    "LeadershipCheck",
+    "Verdict",
+    "verdict",
+    "FATES",
+    "Step",
+    "SideResult",
+    "BattleResult",
+    "resolve_battle",
+    "hits_odds",
+    "BattleOdds",
+    "battle_odds",
+    "garrison_tests_for_surrender",
+    "Garrison",
+    "garrison_turn",
+    "mission_hq",
+    "HQ_ACTIVITY",
+    "army_supply",
+    "hq_surrenders",
+    "AfterSurrender",
+    "after_hq_surrender",
+    "out_of_supply",
+    "may_withdraw_voluntarily",
+]
+
 KINDS = ("infantry", "cavalry", "artillery", "command")
 STATES = ("fresh", "damaged", "fubar", "withdrawn")  # the damage scale, best first (CA-C1)
 STEPS_LEFT = {state: len(STATES) - 1 - n for n, state in enumerate(STATES)}
@@ -45,7 +88,6 @@ MAX_BATTLE_DAMAGE = 2 * MAX_PLATOONS * 10  # beyond any sum of modified d6 rolls
 MAX_LEADERSHIP = 12
 
 
-# --8<-- [start:platoon]
 @dataclass(frozen=True)
 class Platoon:
     """One platoon: its kind, its place on the damage scale (CA-14, CA-C1), its supply.
@@ -93,10 +135,6 @@ class Platoon:
         return f"{label} ({', '.join(notes)})" if notes else label
 
 
-# --8<-- [end:platoon]
-
-
-# --8<-- [start:side]
 @dataclass(frozen=True)
 class Side:
     """The platoons one player brings to a battle and what each rolls for (CA-2).
@@ -137,9 +175,6 @@ class Side:
         text("name", self.name, empty=True)
 
 
-# --8<-- [end:side]
-
-
 @dataclass(frozen=True)
 class Readings:
     """The optional readings of the clarifications; the defaults are the site's.
@@ -160,7 +195,6 @@ class Readings:
             yes_or_no(name, getattr(self, name))
 
 
-# --8<-- [start:battle]
 @dataclass(frozen=True)
 class Battle:
     """A battle between an attacking and a defending side in one hex.
@@ -236,10 +270,6 @@ class Battle:
         return tuple(result)
 
 
-# --8<-- [end:battle]
-
-
-# --8<-- [start:cavalry_barred]
 def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
     """CA-10: cavalry rolls no combat die in mountains or woods (CA-C12: it still takes hits).
 
@@ -257,9 +287,6 @@ def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
     return platoon.kind == "cavalry" and battle.in_terrain("mountain", "woods")
 
 
-# --8<-- [end:cavalry_barred]
-
-
 @dataclass(frozen=True)
 class Term:
     """One modifier of a roll: its value and the clause that gives it."""
@@ -275,7 +302,6 @@ class Term:
 # One function per modifier clause: (platoon, what it rolls for, its role, the battle).
 
 
-# --8<-- [start:ca3]
 def _ca3_artillery(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-3: artillery +2 on every combat roll, but -1 instead in forest."""
     if platoon.kind != "artillery":
@@ -285,38 +311,22 @@ def _ca3_artillery(platoon: Platoon, roll: str, role: str, battle: Battle) -> Te
     return Term("CA-3", "artillery", +2)
 
 
-# --8<-- [end:ca3]
-
-
-# --8<-- [start:ca4]
 def _ca4_cavalry(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-4: cavalry +1 when it rolls for attack."""
     return Term("CA-4", "cavalry", +1) if platoon.kind == "cavalry" and roll == "attack" else None
 
 
-# --8<-- [end:ca4]
-
-
-# --8<-- [start:ca5]
 def _ca5_defending(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-5: the defending army +1 on its defence rolls."""
     return Term("CA-5", "defender", +1) if role == "defender" and roll == "defence" else None
 
 
-# --8<-- [end:ca5]
-
-
-# --8<-- [start:ca6]
 def _ca6_fortified(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-6: a fortified army +1 on its defence rolls."""
     fortified = battle.side(role).fortified
     return Term("CA-6", "fortified", +1) if fortified and roll == "defence" else None
 
 
-# --8<-- [end:ca6]
-
-
-# --8<-- [start:ca7]
 def _ca7_mountain(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-7: an army in a mountain hex +1 on its defence rolls (CA-C11: both armies)."""
     in_hex = battle.readings.mountain_both_sides or role == "defender"
@@ -325,19 +335,11 @@ def _ca7_mountain(platoon: Platoon, roll: str, role: str, battle: Battle) -> Ter
     return None
 
 
-# --8<-- [end:ca7]
-
-
-# --8<-- [start:ca8]
 def _ca8_damaged(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-8: a Damaged platoon -1 on its rolls (not a FUBAR one: CA-C1)."""
     return Term("CA-8", "Damaged", -1) if platoon.state == "damaged" else None
 
 
-# --8<-- [end:ca8]
-
-
-# --8<-- [start:ca11]
 def _ca11_supply(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
     """CA-11: a platoon out of supply -1 on all its rolls."""
     return None if platoon.supplied else Term("CA-11", "no supply", -1)
@@ -352,9 +354,6 @@ MODIFIERS: tuple[Callable[[Platoon, str, str, Battle], Term | None], ...] = (
     _ca8_damaged,
     _ca11_supply,
 )
-
-
-# --8<-- [end:ca11]
 
 
 @dataclass(frozen=True)
@@ -398,7 +397,6 @@ class RollExplanation:
         return f"{self.platoon}, {self.roll}: {die}{terms} = {die.split()[0]}{self.modifier:+d}"
 
 
-# --8<-- [start:explain_roll]
 def explain_roll(battle: Battle, role: str, index: int) -> RollExplanation:
     """The final modifier of one platoon's roll, term by term (CA-3 to CA-11).
 
@@ -424,9 +422,6 @@ def explain_roll(battle: Battle, role: str, index: int) -> RollExplanation:
     return RollExplanation(platoon, roll, terms, fixed, battle.readings.clamp_rolls)
 
 
-# --8<-- [end:explain_roll]
-
-
 # Hits (CA-13 to CA-15) and the policies that assign them.
 
 Policy = Callable[[Sequence[Platoon], int], tuple[int, ...]]
@@ -445,7 +440,6 @@ def _policy(policy: object) -> "Policy":
     return policy
 
 
-# --8<-- [start:policies]
 def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     """CA-15 policy (CA-C9, the default): spread the hits so that as few platoons as
     possible withdraw. Each hit goes to the platoon with the most steps left (the first
@@ -487,16 +481,12 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     return tuple(given)
 
 
-# --8<-- [end:policies]
-
-
 def _assignable(platoons: Sequence[Platoon], hits: int) -> int:
     """The hits a policy is asked to place: no more than the platoons can take (CA-16)."""
     platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
     return whole_number("hits", hits, 0, sum(p.steps_left for p in platoons))
 
 
-# --8<-- [start:hits_from_damage]
 def hits_from_damage(battle_damage: int) -> int:
     """CA-13: Battle Damage divided by six, rounded down; negative gives no hits (CA-C3).
 
@@ -509,9 +499,6 @@ def hits_from_damage(battle_damage: int) -> int:
     """
     whole_number("battle_damage", battle_damage, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
     return max(battle_damage // 6, 0)
-
-
-# --8<-- [end:hits_from_damage]
 
 
 HitKey = tuple[bool, bool, int, bool]  # routed, fell back, withdrawn, all FUBAR
@@ -534,7 +521,6 @@ class HitOutcome:
         return (self.routed, self.fell_back, self.withdrawn, self.all_fubar)
 
 
-# --8<-- [start:assign_hits]
 def assign_hits(
     platoons: Sequence[Platoon], hits: int, assignment: Sequence[int] | None = None
 ) -> HitOutcome:
@@ -591,9 +577,6 @@ def _assign(
         not remaining,
         bool(remaining) and all(rest == 1 for rest in remaining),
     )
-
-
-# --8<-- [end:assign_hits]
 
 
 @dataclass(frozen=True)
@@ -656,7 +639,6 @@ def _other(role: str) -> str:
     return ROLES[1 - ROLES.index(role)]
 
 
-# --8<-- [start:verdict]
 def verdict(
     attacker: HitOutcome, defender: HitOutcome, damage_order: int, *, garrison: bool = False
 ) -> Verdict:
@@ -692,9 +674,6 @@ def verdict(
     if garrison and loser == "defender" and not defender.all_fubar:
         checker, reason = None, reason + "; the garrison is not all FUBAR, so no test (CA-20)"
     return Verdict(_other(loser), loser, checker, clause, reason)
-
-
-# --8<-- [end:verdict]
 
 
 # The fate of each side once the verdict and any check are known.
@@ -790,7 +769,6 @@ def _totals(
     return values, totals["attack"], totals["defence"]
 
 
-# --8<-- [start:resolve_battle]
 def resolve_battle(
     battle: Battle,
     attacker_dice: Sequence[int | None],
@@ -883,9 +861,6 @@ def resolve_battle(
     return BattleResult(results["attacker"], results["defender"], found, passed, tuple(steps))
 
 
-# --8<-- [end:resolve_battle]
-
-
 # Exact odds: integer counts of the dice, convolved; Rationals at the edge.
 
 
@@ -918,7 +893,6 @@ def _hits_taken(low: int, counts: Sequence[int], dice: int) -> dict[int, Rationa
     return {h: Rational(w, 6**dice) for h, w in sorted(taken.items()) if w}
 
 
-# --8<-- [start:hits_odds]
 def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
     """CA-12, CA-13: the exact chance of each number of hits each side takes, and nothing
     more (`battle_odds` goes on to who wins).
@@ -933,9 +907,6 @@ def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
     """
     rolls = _explained(instance_of("battle", battle, Battle, "a Battle"))
     return {role: _hits_taken(*_damage_counts(rolls, _other(role))) for role in ROLES}
-
-
-# --8<-- [end:hits_odds]
 
 
 @dataclass(frozen=True)
@@ -955,7 +926,6 @@ class BattleOdds:
         return sum((h * p for h, p in hits.items()), Rational(0))
 
 
-# --8<-- [start:battle_odds]
 def battle_odds(
     battle: Battle,
     *,
@@ -1054,9 +1024,6 @@ def battle_odds(
     return _odds(battle, damage, by_key, flags, results, leadership.pass_chance)
 
 
-# --8<-- [end:battle_odds]
-
-
 def _odds(
     battle: Battle,
     damage: dict[str, tuple[int, list[int], int]],
@@ -1111,7 +1078,6 @@ def _odds(
 # Siege (CA-20, CA-21) and Mission HQ (CA-22 to CA-24): campaign state.
 
 
-# --8<-- [start:garrison_tests]
 def garrison_tests_for_surrender(platoons: Sequence[Platoon]) -> bool:
     """CA-20: a defeated garrison tests leadership for surrender only if every platoon it
     still has is FUBAR (CA-C14: withdrawn ones are gone and do not count).
@@ -1129,10 +1095,6 @@ def garrison_tests_for_surrender(platoons: Sequence[Platoon]) -> bool:
     return bool(left) and all(p.state == "fubar" for p in left)
 
 
-# --8<-- [end:garrison_tests]
-
-
-# --8<-- [start:garrison]
 @dataclass(frozen=True)
 class Garrison:
     """A garrisoned location: its platoons, its supply value, and the points banked."""
@@ -1180,10 +1142,6 @@ def garrison_turn(garrison: Garrison, repairs: Sequence[int] = (), *, cost: int 
     return Garrison(tuple(platoons), garrison.supply_value, banked)
 
 
-# --8<-- [end:garrison]
-
-
-# --8<-- [start:mission_hq]
 def mission_hq(*, state: str = "fresh", supplied: bool = True) -> tuple[Platoon, Platoon]:
     """CA-22: a Mission HQ caught in combat fights as two Command platoons.
 
@@ -1221,10 +1179,6 @@ def army_supply(activity: Sequence[str]) -> tuple[bool, ...]:
     return tuple(result)
 
 
-# --8<-- [end:mission_hq]
-
-
-# --8<-- [start:hq_surrender]
 def hq_surrenders(result: BattleResult, role: str) -> bool:
     """CA-C17: a Mission HQ is forced to surrender when its side loses a battle and must
     leave the hex: routed, fallen back, or failed its check.
@@ -1270,6 +1224,3 @@ def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:
 def may_withdraw_voluntarily(result: BattleResult) -> bool:
     """CA-19: once a victor is known, either side may withdraw of its own accord."""
     return instance_of("result", result, BattleResult, "a BattleResult").victor is not None
-
-
-# --8<-- [end:hq_surrender]

@@ -22,6 +22,8 @@ from html import escape
 
 from sympy import Rational
 
+__all__ = ["STYLES", "Series", "line_chart", "bar_chart", "break_test_charts"]
+
 WIDTH, HEIGHT = 360, 230
 LEFT, RIGHT, TOP, BOTTOM = 44, 10, 12, 40  # room for the axes' labels
 STYLES = ("solid", "dashed", "dotted")

@@ -34,6 +34,8 @@ from rulesref.leadership import (
 )
 from rulesref.tables import percent, tables
 
+__all__ = ["main"]
+
 EXAMPLES = """examples:
   rulesref break --leadership 8 --lost-by 3
   rulesref break --leadership 7 --lost-by 7 --steadfast --json

@@ -43,6 +43,18 @@ from sympy import Rational
 
 from rulesref.errors import RulesError, whole_number
 
+__all__ = [
+    "D6",
+    "convolve",
+    "power_counts",
+    "sum_counts",
+    "total_counts",
+    "ways_at_most",
+    "chance_at_most",
+    "chance_at_least",
+    "with_rerolls",
+]
+
 FACES = range(1, 7)
 D6 = tuple(FACES)
 MAX_DICE = 10_000

@@ -10,6 +10,8 @@ from typing import TypeVar
 
 from sympy import Rational
 
+__all__ = ["RulesError"]
+
 T = TypeVar("T")
 MAX_TEXT = 100
 # Characters that could forge or hide printed output: controls (newlines, escape codes),

@@ -19,6 +19,8 @@ from html import escape
 from rulesref.break_test import Unit, is_steadfast, usable_ranks
 from rulesref.errors import RulesError
 
+__all__ = ["PLACES", "combat_figure"]
+
 SIZE, GAP = 16, 3
 STEP = SIZE + GAP
 COLOURS = ("#2e6fba", "#b8322a")  # our side, the enemy

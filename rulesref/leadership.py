@@ -35,6 +35,30 @@ from rulesref.errors import (
     yes_or_no,
 )
 
+__all__ = [
+    "LEVELS",
+    "leadership_target",
+    "leadership_test_probability",
+    "best_leadership",
+    "break_test_trigger",
+    "must_take_break_test",
+    "command_must_test",
+    "force_must_test",
+    "Doctrine",
+    "NO_DOCTRINE",
+    "Unit",
+    "Leader",
+    "Command",
+    "Force",
+    "Test",
+    "Removal",
+    "PhaseResult",
+    "resolve_phase",
+    "Cascade",
+    "cascade_probabilities",
+    "chain_of_command_svg",
+]
+
 MAX_REROLLS = 10
 MAX_MODELS = 100_000
 MAX_RANK = 100
@@ -47,7 +71,6 @@ WRITTEN = re.compile(r"([2-6])\+")
 LEVELS = ("unit", "command", "force")
 
 
-# --8<-- [start:leadership_target]
 def leadership_target(value: object, name: str = "target") -> int:
     """LD-1: a Leadership as the number one d6 must equal or beat: 2 to 6, or written "4+".
 
@@ -67,10 +90,6 @@ def leadership_target(value: object, name: str = "target") -> int:
     raise RulesError(f"{name} must be a Leadership from 2+ to 6+ (2 to 6, or '4+'), got {value!r}")
 
 
-# --8<-- [end:leadership_target]
-
-
-# --8<-- [start:leadership_test_probability]
 def leadership_test_probability(
     target: int | str, *, rerolls: int = 0, ignore: bool = False
 ) -> Rational:
@@ -92,16 +111,12 @@ def leadership_test_probability(
     return with_rerolls(chance_at_least(target, dice=1), rerolls)
 
 
-# --8<-- [end:leadership_test_probability]
-
-
 def _fail_weight(target: int, rerolls: int, ignores: bool) -> tuple[int, int]:
     """The rolls (of 6**(rerolls+1) equally likely ones) on which a test fails for good."""
     rolls = 6 ** (rerolls + 1)
     return (0 if ignores else (target - 1) ** (rerolls + 1)), rolls
 
 
-# --8<-- [start:best_leadership]
 def best_leadership(values: Sequence[int | str]) -> int:
     """LD-2 (LD-C1): a unit tests on its best Leadership, the easiest target; 2+ is best.
 
@@ -117,10 +132,6 @@ def best_leadership(values: Sequence[int | str]) -> int:
     return min(leadership_target(value, "leadership") for value in values)
 
 
-# --8<-- [end:best_leadership]
-
-
-# --8<-- [start:triggers]
 def _falls_below_half(start: int, before: int, after: int, names: tuple[str, str, str]) -> bool:
     """Below half of `start` at the end of a phase, having just fallen there or lost more
     (strictly below: LD-C2), with the counts checked first."""
@@ -200,10 +211,6 @@ def force_must_test(start_units: int, before_units: int, after_units: int) -> bo
     )
 
 
-# --8<-- [end:triggers]
-
-
-# --8<-- [start:dataclasses]
 @dataclass(frozen=True)
 class Doctrine:
     """LD-7: a Doctrine may re-roll a failed test `rerolls` times, or ignore a failure."""
@@ -379,9 +386,6 @@ class Force:
         return {lead.name for lead in leaders} | {unit.name for unit in self.units}
 
 
-# --8<-- [end:dataclasses]
-
-
 def _after(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
     """Models of each unit at the end of the phase; refuses unknown units and overkill."""
     instance_of("force", force, Force, "a Force")
@@ -409,7 +413,6 @@ def _preferred(force: Force, prefer: Collection[str]) -> frozenset[str]:
     return frozenset(prefer)
 
 
-# --8<-- [start:keys]
 # A figure's claim to be the one a command or the force tests on (LD-3): the highest
 # rank first, then a figure the player prefers among equals, then the best Leadership
 # (LD-C8). Ordinary models of a unit are rank 0 with the unit's Leadership (LD-C9).
@@ -457,9 +460,6 @@ def _unit_target(unit: Unit, leaders: Sequence[Leader]) -> int:
     """LD-2: a unit tests on the best Leadership in it, a leader fighting in it included."""
     inside = [lead.leadership for lead in leaders if lead.unit == unit.name and lead.alive]
     return min([unit.leadership, *inside])
-
-
-# --8<-- [end:keys]
 
 
 @dataclass(frozen=True)
@@ -530,7 +530,6 @@ def _roll(
     return tuple(used), False, doctrine.ignores
 
 
-# --8<-- [start:resolve_phase]
 def resolve_phase(
     force: Force,
     casualties: Mapping[str, int],
@@ -646,9 +645,6 @@ def resolve_phase(
     return PhaseResult(tuple(tests), tuple(removed), broken)
 
 
-# --8<-- [end:resolve_phase]
-
-
 @dataclass(frozen=True)
 class Cascade:
     """The exact odds of one end of phase (LD-4 to LD-12), by unit, command and force.
@@ -759,7 +755,6 @@ def _cumulative(values: list[int]) -> list[int]:
     return out
 
 
-# --8<-- [start:cascade_probabilities]
 def cascade_probabilities(
     force: Force,
     casualties: Mapping[str, int],
@@ -837,9 +832,6 @@ def cascade_probabilities(
         command_fails[command.name] = Rational(fails, den)
         staged.append(_Staged(command, outcomes, den // common, holders, den, safe))
     return _force_stage(force, staged, unit_fails, command_fails, prefer)
-
-
-# --8<-- [end:cascade_probabilities]
 
 
 def _force_stage(
@@ -944,7 +936,6 @@ def _force_stage(
     )
 
 
-# --8<-- [start:chain_of_command_svg]
 BOX_W, BOX_H, GAP_X, ROW = 104, 50, 8, 96
 
 
@@ -1039,6 +1030,3 @@ def chain_of_command_svg(force: Force, odds: Cascade) -> str:
         + "".join(body)
         + "</svg>"
     )
-
-
-# --8<-- [end:chain_of_command_svg]

@@ -32,6 +32,24 @@ from itertools import product
 
 from rulesref.errors import RulesError, instance_of, yes_or_no
 
+__all__ = [
+    "Standard",
+    "Troops",
+    "UnitFate",
+    "Character",
+    "Victor",
+    "Fate",
+    "Verdict",
+    "Round",
+    "standard_fate",
+    "every_round",
+    "decision_table_html",
+    "REGIMENTAL_STEPS",
+    "ARMY_STEPS",
+    "decision_path",
+    "decision_svg",
+]
+
 
 class Standard(Enum):
     REGIMENTAL = "regimental standard"
@@ -99,7 +117,6 @@ class Verdict:
         return f"{self.standard.value}: {self.fate.value} ({self.clause}): {self.reason}"
 
 
-# --8<-- [start:round]
 @dataclass(frozen=True)
 class Round:
     """The circumstances of one combat round, as "Army Standard" tells them apart.
@@ -162,10 +179,6 @@ class Round:
         return "; ".join(words)
 
 
-# --8<-- [end:round]
-
-
-# --8<-- [start:possible]
 # Which fates go together. A unit destroyed in combat takes its characters with it,
 # except an Undead character, who may outlive his regiment (ST-5, ST-13).
 UNIT_FATES = {
@@ -195,9 +208,6 @@ def _characters_in(troops: Troops, unit: UnitFate, *, asb: bool) -> tuple[Charac
         UnitFate.PANICS: (Character.PANICS, Character.KILLED),
         UnitFate.DESTROYED: (Character.KILLED,),
     }[unit]
-
-
-# --8<-- [end:possible]
 
 
 def _names(values: Iterable[Enum]) -> str:
@@ -263,7 +273,6 @@ def _check_victor(r: Round) -> None:
         raise RulesError("victor must not be PURSUES when nothing flees: there is nobody to chase")
 
 
-# --8<-- [start:helpers]
 def _free(r: Round) -> bool:
     """The victor is free to pursue: not tied down fighting other units."""
     return r.victor is not Victor.TIED
@@ -303,10 +312,6 @@ def _if_pursued(standard: Standard, clause: str, r: Round, why: str, suffices: b
     return Verdict(standard, Fate.LOST, clause, f"{why}, {victor}: trampled")
 
 
-# --8<-- [end:helpers]
-
-
-# --8<-- [start:regimental]
 def _regimental(r: Round, suffices: bool) -> Verdict:
     """ST-1 to ST-5, and ST-C3: the fate of the unit's own standard."""
     s = Standard.REGIMENTAL
@@ -328,10 +333,6 @@ def _regimental(r: Round, suffices: bool) -> Verdict:
     return Verdict(s, Fate.KEPT, "ST-C3", "never breaks and was not destroyed")  # ST-C3
 
 
-# --8<-- [end:regimental]
-
-
-# --8<-- [start:army]
 def _army(r: Round, suffices: bool) -> Verdict:
     """ST-2, ST-6 to ST-13, with ST-C3 to ST-C7: the fate of the army standard."""
     s, asb = Standard.ARMY, r.character
@@ -367,10 +368,6 @@ def _army(r: Round, suffices: bool) -> Verdict:
     return Verdict(s, Fate.KEPT, "ST-C3", "ASB alive, his unit never breaks and still stands")
 
 
-# --8<-- [end:army]
-
-
-# --8<-- [start:standard_fate]
 def standard_fate(r: Round, *, free_to_pursue_suffices: bool = False) -> tuple[Verdict, ...]:
     """The fate of each standard in the round: regimental first, then the army standard.
 
@@ -404,10 +401,6 @@ def standard_fate(r: Round, *, free_to_pursue_suffices: bool = False) -> tuple[V
     return tuple(verdicts)
 
 
-# --8<-- [end:standard_fate]
-
-
-# --8<-- [start:every_round]
 def every_round() -> Iterator[Round]:
     """Every combination of circumstances that can happen, each once.
 
@@ -432,9 +425,6 @@ def every_round() -> Iterator[Round]:
             yield Round(**dict(zip(choices, values, strict=True)))
         except RulesError:
             continue
-
-
-# --8<-- [end:every_round]
 
 
 # The decision table and the decision diagram, drawn at build time from the code above.
@@ -502,7 +492,6 @@ def decision_table_html() -> str:
     return "\n".join(parts)
 
 
-# --8<-- [start:diagram]
 # Each step of the diagram: a question, the test it stands for, and its "yes" answer
 # linked to the clause; "no" goes on to the next step. The tests check that the first
 # step answered "yes" names the clause `standard_fate` gives, for every round.
@@ -693,6 +682,3 @@ def decision_svg(steps: Sequence[DiagramStep], *, title: str, name: str) -> str:
         + "".join(body)
         + "</svg>"
     )
-
-
-# --8<-- [end:diagram]

@@ -43,6 +43,32 @@ from rulesref.campaign import (
 )
 from rulesref.leadership import leadership_test_probability
 
+__all__ = [
+    "Table",
+    "percent",
+    "tabbed",
+    "LEADERSHIP",
+    "LOST_BY",
+    "break_test_table",
+    "reform_test_table",
+    "TARGETS",
+    "REROLLS",
+    "leadership_test_table",
+    "tables",
+    "MEASURES",
+    "BattleTable",
+    "INFANTRY",
+    "CAVALRY",
+    "ARTILLERY",
+    "match_ups",
+    "policy_battle",
+    "ATTACKERS",
+    "campaign_tables",
+    "downloads",
+    "small_battle_victor",
+    "calculator_data",
+]
+
 LEADERSHIP = range(2, MAX_LEADERSHIP + 1)
 LOST_BY = range(0, 11)
 CALCULATOR_REROLLS = 3  # Doctrines give one or two; three covers stacked ones

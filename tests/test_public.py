@@ -1,0 +1,59 @@
+"""The public surface: each module of rulesref lists its API in `__all__`, and every name
+the README, the docs and the notebooks import is in it (the Python API page documents
+exactly those names)."""
+
+import ast
+import importlib
+import json
+import re
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MODULES = sorted(
+    f"rulesref.{path.stem}" for path in (ROOT / "rulesref").glob("*.py") if path.stem != "__init__"
+)
+FENCE = re.compile(r"^( *)(`{3,})python[^\n]*\n(.*?)^\1\2", re.S | re.M)
+
+
+def _examples() -> list[tuple[str, str]]:
+    """(where, code) of each Python example a reader sees: README, docs, notebooks."""
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for match in FENCE.finditer(path.read_text(encoding="utf-8")):
+            found.append((path.name, textwrap.dedent(match[3])))
+    for path in sorted((ROOT / "examples").glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                found.append((path.name, "".join(cell["source"])))
+    return found
+
+
+def test_every_module_lists_its_public_names():
+    for name in ["rulesref", *MODULES]:
+        module = importlib.import_module(name)
+        assert module.__all__, name
+        missing = [public for public in module.__all__ if not hasattr(module, public)]
+        assert not missing, f"{name}.__all__ names what it lacks: {missing}"
+        assert len(set(module.__all__)) == len(module.__all__), name
+
+
+def test_layout_constants_are_not_api():
+    layout = {"BOX_W", "BOX_H", "GAP_X", "ROW", "TABLE_STYLE", "FATE_STYLE", "NOBODY", "SIZE"}
+    for name in MODULES:
+        assert not layout & set(importlib.import_module(name).__all__), name
+
+
+def test_every_name_readers_import_is_public():
+    imported = 0
+    outside = []
+    for where, code in _examples():
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rulesref"):
+                public = importlib.import_module(node.module).__all__
+                for alias in node.names:
+                    imported += 1
+                    if alias.name not in public:
+                        outside.append(f"{where}: {node.module}.{alias.name}")
+    assert imported > 100, imported
+    assert not outside, f"names the docs import that are not in __all__: {outside}"
