@@ -1,0 +1,6 @@
+"""Exact-odds algorithms: how the probabilities of the rules are computed when a formula is not enough.
+
+The rules live in the rules modules (`rulesref.leadership`, `rulesref.campaign`, ...);
+the modules here take their inputs and count the dice exactly, with integer weights turned
+into `sympy.Rational`s at the edge.
+"""
