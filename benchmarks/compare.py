@@ -146,9 +146,9 @@ def tail(dice: int, target: int):
 
     def answer(library: str) -> tuple[int, int]:
         if library == "rulesref":
-            from rulesref.dice import chance_at_most
+            from rulesref.dice import probability_at_most
 
-            chance = chance_at_most(target, dice=dice)
+            chance = probability_at_most(target, dice=dice)
             return chance.p, chance.q
         native = _d6_sum(library, dice)
         if library == "icepool":

@@ -12,7 +12,7 @@ import resource
 import time
 import tracemalloc
 
-from rulesref.dice import MAX_DICE, chance_at_least, chance_at_most, total_counts
+from rulesref.dice import MAX_DICE, probability_at_least, probability_at_most, total_counts
 
 COUNTS = (10, 100, 1000, 10_000)
 TAILS = ((1000, 3500), (MAX_DICE, 35_000), (MAX_DICE, 3))
@@ -28,8 +28,8 @@ def many_questions(first: int, questions: int) -> None:
     """Questions of every size and target, so that an unbounded cache would grow."""
     for number in range(first, first + questions):
         dice = 1 + number * 7919 % 400  # a walk over 1..400 dice
-        chance_at_most(3 * dice + number % 7, dice=dice)
-        chance_at_least(4 * dice - number % 5, dice=dice)
+        probability_at_most(3 * dice + number % 7, dice=dice)
+        probability_at_least(4 * dice - number % 5, dice=dice)
 
 
 def main() -> None:
@@ -39,10 +39,10 @@ def main() -> None:
     for dice in COUNTS:
         print(f"counts of {dice:>6} d6: {seconds(total_counts, dice) * 1000:9.2f} ms")
     for dice, target in TAILS:
-        taken = seconds(chance_at_most, target, dice=dice)
+        taken = seconds(probability_at_most, target, dice=dice)
         print(f"P({dice} d6 <= {target}): {taken * 1000:9.2f} ms")
     tracemalloc.start()
-    seconds(chance_at_most, 35_000, dice=MAX_DICE)
+    seconds(probability_at_most, 35_000, dice=MAX_DICE)
     peak = tracemalloc.get_traced_memory()[1] / 2**20  # gmpy2's own temporaries are not traced
     print(f"P({MAX_DICE} d6 <= 35000): peak {peak:.2f} MiB of Python objects")
     for batch in range(3):  # the memory kept must not grow from batch to batch

@@ -13,7 +13,7 @@ print(break_test_probability(leadership=8, lost_by=3))  # High Elves, lost by 3
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import partial
 
 from sympy import Rational
@@ -23,10 +23,10 @@ from rulesref.errors import (
     RulesError,
     dice_roll,
     instance_of,
-    one_of,
     sequence_of,
     text,
     whole_number,
+    word_of,
     yes_or_no,
 )
 
@@ -40,10 +40,13 @@ __all__ = [
     "resolve_break_test",
     "ranks",
     "Unit",
+    "Readings",
     "usable_ranks",
     "is_steadfast",
     "reform_test_probability",
+    "CombatResult",
     "RESULTS",
+    "Facing",
     "FACINGS",
     "reform_order",
     "Reform",
@@ -108,7 +111,7 @@ def is_insane_courage(dice: Sequence[int]) -> bool:
     return tuple(dice_roll("dice", dice, 2)) == (1, 1)
 
 
-def _stands_chance(target: int, *, insane_courage: bool) -> Rational:
+def _stands_probability(target: int, *, insane_courage: bool) -> Rational:
     """Probability that 2D6 roll `target` or less (BR-3), or a double 1 if it counts (BR-5)."""
     ways = ways_at_most(target, dice=2)
     if insane_courage and target < 2:  # above 1 the double 1 already passes on its total
@@ -139,18 +142,18 @@ def break_test_probability(
     ```
     """
     target = modified_leadership(leadership, lost_by, steadfast=steadfast)
-    chance = _stands_chance(target, insane_courage=yes_or_no("insane_courage", insane_courage))
-    return with_rerolls(chance) if yes_or_no("reroll", reroll) else chance
+    stands = _stands_probability(target, insane_courage=yes_or_no("insane_courage", insane_courage))
+    return with_rerolls(stands) if yes_or_no("reroll", reroll) else stands
 
 
-class Outcome(Enum):
+class Outcome(StrEnum):
     STANDS = "stands"
     FLEES = "flees"
 
 
 @dataclass(frozen=True)
 class BreakTestResult:
-    """One Break test as rolled: the verdict, and the clause that decided it."""
+    """One Break test as rolled: its outcome, and the clause that decided it."""
 
     outcome: Outcome
     modified_leadership: int
@@ -274,47 +277,71 @@ class Unit:
         return ranks(self.models, self.width)
 
 
-Side = Unit | Sequence[Unit]
+Units = Unit | Sequence[Unit]  # one side of a combat: a unit, or several fighting together
 
 
-def _units(name: str, side: Side) -> tuple[Unit, ...]:
+def _units(name: str, side: Units) -> tuple[Unit, ...]:
     return (side,) if isinstance(side, Unit) else sequence_of(name, side, Unit, low=1, high=100)
 
 
-def usable_ranks(unit: Unit, *, disrupted_uses_ranks: bool = False) -> int:
+@dataclass(frozen=True)
+class Readings:
+    """The other readings of the Steadfast clarifications; the defaults are the site's.
+
+    - `disrupted_uses_ranks` (BR-C1): a Disrupted unit still counts its ranks.
+    - `floor_per_unit` (BR-C2): each unit of a side needs Unit Strength 10, not the side.
+    - `enemy_skirmishers_use_ranks` (BR-C8): an enemy of Skirmishers counts its ranks.
+
+    ```python
+    from rulesref.break_test import Readings
+
+    print(Readings(floor_per_unit=True))
+    #> Readings(disrupted_uses_ranks=False, floor_per_unit=True, enemy_skirmishers_use_ranks=False)
+    ```
+    """
+
+    disrupted_uses_ranks: bool = False
+    floor_per_unit: bool = False
+    enemy_skirmishers_use_ranks: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("disrupted_uses_ranks", "floor_per_unit", "enemy_skirmishers_use_ranks"):
+            yes_or_no(name, getattr(self, name))
+
+
+def usable_ranks(unit: Unit, *, readings: Readings = Readings()) -> int:
     """BR-9, BR-10: ranks a unit may use to claim Steadfast; Disrupted units and
     Skirmishers use only Unit Strength (BR-C1 offers the other reading for Disrupted).
 
     ```python
-    from rulesref.break_test import Unit, usable_ranks
+    from rulesref.break_test import Readings, Unit, usable_ranks
 
     goblins = Unit(models=20, width=5, disrupted=True)
-    print(goblins.ranks, usable_ranks(goblins), usable_ranks(goblins, disrupted_uses_ranks=True))
+    caption = Readings(disrupted_uses_ranks=True)
+    print(goblins.ranks, usable_ranks(goblins), usable_ranks(goblins, readings=caption))
     #> 4 0 4
     ```
     """
     instance_of("unit", unit, Unit, "a Unit")
-    yes_or_no("disrupted_uses_ranks", disrupted_uses_ranks)
-    if unit.skirmisher or (unit.disrupted and not disrupted_uses_ranks):
+    instance_of("readings", readings, Readings, "a break_test.Readings")
+    if unit.skirmisher or (unit.disrupted and not readings.disrupted_uses_ranks):
         return 0
     return unit.ranks
 
 
 def is_steadfast(
-    side: Side,
-    enemy: Side,
+    side: Units,
+    enemy: Units,
     *,
-    disrupted_uses_ranks: bool = False,
-    floor_per_unit: bool = False,
-    enemy_skirmishers_use_ranks: bool = False,
+    readings: Readings = Readings(),
 ) -> bool:
     """BR-6 to BR-10: whether a defeated side (one unit or several) is Steadfast.
 
-    The side needs Unit Strength 10 or more (BR-C2: in total; `floor_per_unit=True`
-    asks it of each unit) and either more ranks or more Unit Strength than the enemy
-    (BR-8: all units summed on both sides). The enemy counts its ranks of five or more
-    models even when it is Disrupted (BR-C4); an enemy of Skirmishers has no ranks, only
-    Unit Strength (BR-C8: `enemy_skirmishers_use_ranks=True` is the other reading).
+    The side needs Unit Strength 10 or more (BR-C2: in total; the reading
+    `floor_per_unit` asks it of each unit) and either more ranks or more Unit Strength
+    than the enemy (BR-8: all units summed on both sides). The enemy counts its ranks of
+    five or more models even when it is Disrupted (BR-C4); an enemy of Skirmishers has no
+    ranks, only Unit Strength (BR-C8: `enemy_skirmishers_use_ranks` is the other reading).
 
     ```python
     from rulesref.break_test import Unit, is_steadfast
@@ -326,14 +353,15 @@ def is_steadfast(
     ```
     """
     ours, theirs = _units("side", side), _units("enemy", enemy)
-    yes_or_no("disrupted_uses_ranks", disrupted_uses_ranks)
-    yes_or_no("floor_per_unit", floor_per_unit)
-    yes_or_no("enemy_skirmishers_use_ranks", enemy_skirmishers_use_ranks)
+    instance_of("readings", readings, Readings, "a break_test.Readings")
     strength = sum(unit.unit_strength for unit in ours)
-    enough = all(u.unit_strength >= 10 for u in ours) if floor_per_unit else strength >= 10
-    our_ranks = sum(usable_ranks(u, disrupted_uses_ranks=disrupted_uses_ranks) for u in ours)
+    if readings.floor_per_unit:
+        enough = all(unit.unit_strength >= 10 for unit in ours)
+    else:
+        enough = strength >= 10
+    our_ranks = sum(usable_ranks(unit, readings=readings) for unit in ours)
     their_ranks = sum(
-        unit.ranks for unit in theirs if enemy_skirmishers_use_ranks or not unit.skirmisher
+        unit.ranks for unit in theirs if readings.enemy_skirmishers_use_ranks or not unit.skirmisher
     )
     more_ranks = our_ranks > their_ranks
     more_strength = strength > sum(unit.unit_strength for unit in theirs)
@@ -363,14 +391,32 @@ def reform_test_probability(
     """
     yes_or_no("unbreakable", unbreakable)
     target = modified_leadership(leadership, lost_by, steadfast=steadfast or unbreakable)
-    return _stands_chance(target, insane_courage=yes_or_no("insane_courage", insane_courage))
+    return _stands_probability(target, insane_courage=yes_or_no("insane_courage", insane_courage))
 
 
 # Combat reforms (BR-11 to BR-14) on a small abstract model: sides are named by
 # strings, facings by name, and base contacts by the models that touch.
 
-RESULTS = ("won", "lost", "draw")
-FACINGS = ("front", "left flank", "right flank", "rear")
+
+class CombatResult(StrEnum):
+    """How a round of combat ended for one side."""
+
+    WON = "won"
+    LOST = "lost"
+    DRAW = "draw"
+
+
+class Facing(StrEnum):
+    """The four facings of a unit, where an enemy may touch it."""
+
+    FRONT = "front"
+    LEFT_FLANK = "left flank"
+    RIGHT_FLANK = "right flank"
+    REAR = "rear"
+
+
+RESULTS = tuple(CombatResult)
+FACINGS = tuple(Facing)
 
 
 def reform_order(
@@ -412,7 +458,7 @@ def reform_order(
     return (first, *(side for side in sides if side != first))
 
 
-class Reform(Enum):
+class Reform(StrEnum):
     AT_ONCE = "may combat reform at once"
     AFTER_TEST = "may combat reform after passing a Leadership test"
     NOT_ALLOWED = "may not combat reform"
@@ -422,13 +468,17 @@ class Reform(Enum):
 class ReformPermission:
     """Whether a unit may combat reform, and the clause that says so."""
 
-    verdict: Reform
+    outcome: Reform
     clause: str
     reason: str
 
 
 def reform_permission(
-    result: str, *, fled: bool = False, enemy_fled: bool = False, engaged_facings: int = 1
+    result: CombatResult | str,
+    *,
+    fled: bool = False,
+    enemy_fled: bool = False,
+    engaged_facings: int = 1,
 ) -> ReformPermission:
     """BR-12, BR-13, BR-15: may a unit combat reform after a round of combat it `won`,
     `lost` or drew (`draw`)?
@@ -436,47 +486,52 @@ def reform_permission(
     ```python
     from rulesref.break_test import reform_permission
 
-    print(reform_permission("lost").verdict.value)
+    print(reform_permission("lost").outcome)
     #> may combat reform after passing a Leadership test
     print(reform_permission("won", engaged_facings=2).clause)
     #> BR-12
     ```
     """
-    one_of("result", result, RESULTS)
+    result = word_of("result", result, CombatResult)
     whole_number("engaged_facings", engaged_facings, 1, len(FACINGS))
-    if yes_or_no("fled", fled) and result != "lost":
+    if yes_or_no("fled", fled) and result is not CombatResult.LOST:
         raise RulesError(f"fled must be False for a unit that {result} (only a loser flees)")
-    if yes_or_no("enemy_fled", enemy_fled) and result != "won":
+    if yes_or_no("enemy_fled", enemy_fled) and result is not CombatResult.WON:
         raise RulesError(f"enemy_fled must be False for a unit that {result} (only a loser flees)")
     if fled:
-        clause = "BR-15" if result == "lost" else "BR-13"
+        clause = "BR-15" if result is CombatResult.LOST else "BR-13"
         return ReformPermission(Reform.NOT_ALLOWED, clause, "a unit that fled cannot reform")
     if engaged_facings > 1:
         return ReformPermission(
             Reform.NOT_ALLOWED, "BR-12", f"engaged on {engaged_facings} facings, not one"
         )
-    if result == "lost":
+    if result is CombatResult.LOST:
         return ReformPermission(
             Reform.AFTER_TEST, "BR-15", "lost but stood: a Leadership test first"
         )
-    if result == "won" and enemy_fled:
+    if result is CombatResult.WON and enemy_fled:
         return ReformPermission(Reform.NOT_ALLOWED, "BR-13", "won, but the enemy fled")
     return ReformPermission(Reform.AT_ONCE, "BR-13", f"{result} and the enemy still fights")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Contact:
     """One base contact: our `model` touches `enemy_model`, on a facing of `enemy_unit`."""
 
     model: str
     enemy_model: str
     enemy_unit: str
-    facing: str
+    facing: Facing
 
-    def __post_init__(self) -> None:
-        for name in ("model", "enemy_model", "enemy_unit"):
-            text(name, getattr(self, name))
-        one_of("facing", self.facing, FACINGS)
+    def __init__(self, model: str, enemy_model: str, enemy_unit: str, facing: Facing | str) -> None:
+        set_field = partial(object.__setattr__, self)
+        for name, value in (
+            ("model", model),
+            ("enemy_model", enemy_model),
+            ("enemy_unit", enemy_unit),
+        ):
+            set_field(name, text(name, value))
+        set_field("facing", word_of("facing", facing, Facing))
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from sympy import Rational
 
-from rulesref.dice import D6, chance_at_most, sum_counts
+from rulesref.dice import D6, probability_at_most, sum_counts
 from rulesref.errors import (
     RulesError,
     chance,
@@ -610,7 +610,7 @@ class LeadershipCheck:
     def pass_chance(self) -> Rational:
         if self.chance is not None:
             return self.chance
-        return chance_at_most(self.leadership, dice=2)
+        return probability_at_most(self.leadership, dice=2)
 
     def passes(self, roll: bool | Sequence[int]) -> bool:
         """A rolled check: two dice against the Leadership, or simply passed or not."""

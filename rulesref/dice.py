@@ -4,11 +4,11 @@ Every probability in rulesref is a count of equally likely rolls divided by the 
 of rolls, so it is exact. Nothing here is specific to one rule set.
 
 ```python
-from rulesref.dice import chance_at_least, chance_at_most
+from rulesref.dice import probability_at_least, probability_at_most
 
-print(chance_at_most(5, dice=2))  # 2D6 totals 5 or less
+print(probability_at_most(5, dice=2))  # 2D6 totals 5 or less
 #> 5/18
-print(chance_at_least(4, dice=1))  # a 4+ on one d6
+print(probability_at_least(4, dice=1))  # a 4+ on one d6
 #> 1/2
 ```
 
@@ -41,7 +41,8 @@ from math import comb, prod
 from gmpy2 import divexact, mpz
 from sympy import Rational
 
-from rulesref.errors import RulesError, whole_number
+from rulesref.errors import RulesError, chance, whole_number
+from rulesref.moved import moved_from
 
 __all__ = [
     "D6",
@@ -50,8 +51,8 @@ __all__ = [
     "sum_counts",
     "total_counts",
     "ways_at_most",
-    "chance_at_most",
-    "chance_at_least",
+    "probability_at_most",
+    "probability_at_least",
     "with_rerolls",
 ]
 
@@ -220,12 +221,12 @@ def _at_most(target: int, dice: int) -> int:
     return rolls - _lower_tail(spread - over - 1, dice)
 
 
-def chance_at_most(target: int, *, dice: int) -> Rational:
+def probability_at_most(target: int, *, dice: int) -> Rational:
     """Probability that `dice` d6 total `target` or less."""
     return Rational(ways_at_most(target, dice=dice), 6**dice)
 
 
-def chance_at_least(target: int, *, dice: int) -> Rational:
+def probability_at_least(target: int, *, dice: int) -> Rational:
     """Probability that `dice` d6 total `target` or more."""
     whole_number("dice", dice, 0, MAX_DICE)  # before 6**dice is computed
     ways = _at_most(whole_number("target", target, -MAX_TARGET, MAX_TARGET) - 1, dice)
@@ -233,7 +234,7 @@ def chance_at_least(target: int, *, dice: int) -> Rational:
     return Rational(rolls - ways, rolls)
 
 
-def with_rerolls(chance: Rational, rerolls: int = 1) -> Rational:
+def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
     """Probability of passing when each failure may be re-rolled, up to `rerolls` times.
 
     ```python
@@ -245,9 +246,11 @@ def with_rerolls(chance: Rational, rerolls: int = 1) -> Rational:
     #> 3/4
     ```
     """
-    if not isinstance(chance, Rational) or not 0 <= chance.p <= chance.q:  # q is positive
-        raise RulesError(f"chance must be a sympy Rational from 0 to 1, got {chance!r}")
+    passes = chance("probability", probability)
     whole_number("rerolls", rerolls, 0, MAX_DICE)
     # every one of the rerolls + 1 tries fails: (1 - p)**(rerolls + 1), in whole numbers
-    rolls = chance.q ** (rerolls + 1)
-    return Rational(rolls - (chance.q - chance.p) ** (rerolls + 1), rolls)
+    rolls = passes.q ** (rerolls + 1)
+    return Rational(rolls - (passes.q - passes.p) ** (rerolls + 1), rolls)
+
+
+__getattr__ = moved_from(__name__)  # the old names chance_at_most, chance_at_least

@@ -6,6 +6,7 @@ value ends in a `RulesError` naming the parameter, the value and what is allowed
 
 import unicodedata
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import TypeVar
 
 from sympy import Rational
@@ -13,6 +14,7 @@ from sympy import Rational
 __all__ = ["RulesError"]
 
 T = TypeVar("T")
+W = TypeVar("W", bound=StrEnum)
 MAX_TEXT = 100
 # Characters that could forge or hide printed output: controls (newlines, escape codes),
 # lone surrogates, line and paragraph separators, and the bidirectional overrides.
@@ -66,6 +68,11 @@ def one_of(name: str, value: object, allowed: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {_shown(value)}")
     return value
+
+
+def word_of(name: str, value: object, words: type[W]) -> W:
+    """Return the member of `words` that `value` is or spells (`"won"`), else raise `RulesError`."""
+    return words(one_of(name, value, tuple(words)))
 
 
 def instance_of(name: str, value: object, kind: type[T] | tuple[type[T], ...], allowed: str) -> T:

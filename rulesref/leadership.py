@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from sympy import Rational
 
-from rulesref.dice import chance_at_least, with_rerolls
+from rulesref.dice import probability_at_least, with_rerolls
 from rulesref.errors import (
     RulesError,
     instance_of,
@@ -108,7 +108,7 @@ def leadership_test_probability(
     whole_number("rerolls", rerolls, 0, MAX_REROLLS)
     if yes_or_no("ignore", ignore):
         return Rational(1)
-    return with_rerolls(chance_at_least(target, dice=1), rerolls)
+    return with_rerolls(probability_at_least(target, dice=1), rerolls)
 
 
 def _fail_weight(target: int, rerolls: int, ignores: bool) -> tuple[int, int]:

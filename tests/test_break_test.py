@@ -10,9 +10,14 @@ from hypothesis import strategies as st
 from sympy import Rational
 
 from rulesref.break_test import (
+    FACINGS,
     MAX_LEADERSHIP,
+    RESULTS,
+    CombatResult,
     Contact,
+    Facing,
     Outcome,
+    Readings,
     Reform,
     Unit,
     break_test_probability,
@@ -26,6 +31,7 @@ from rulesref.break_test import (
     reform_test_probability,
     resolve_break_test,
     takes_break_test,
+    usable_ranks,
 )
 from rulesref.errors import RulesError
 
@@ -227,14 +233,14 @@ def test_br10_skirmishers_use_unit_strength_only():
 def test_brc1_the_caption_reading_is_an_option():
     goblins, knights = Unit(20, 5, disrupted=True), Unit(8, 4, unit_strength=24)
     assert not is_steadfast(goblins, knights)
-    assert is_steadfast(goblins, knights, disrupted_uses_ranks=True)
+    assert is_steadfast(goblins, knights, readings=Readings(disrupted_uses_ranks=True))
 
 
 def test_brc2_unit_strength_floor_for_the_side_or_each_unit():
     side, trolls = [Unit(6, 6), Unit(8, 8)], Unit(3, 3, unit_strength=9)
     assert is_steadfast(side, trolls)
-    assert not is_steadfast(side, trolls, floor_per_unit=True)
-    assert is_steadfast([Unit(10, 10), Unit(12, 6)], trolls, floor_per_unit=True)
+    assert not is_steadfast(side, trolls, readings=Readings(floor_per_unit=True))
+    assert is_steadfast([Unit(10, 10), Unit(12, 6)], trolls, readings=Readings(floor_per_unit=True))
 
 
 def test_brc4_enemy_ranks_count_even_when_disrupted():
@@ -247,18 +253,22 @@ def test_brc8_enemy_skirmishers_have_no_ranks_unless_the_other_reading():
     militia = Unit(20, 10)  # 2 ranks, strength 20
     rangers = Unit(25, 5, skirmisher=True)  # 5 ranks on paper, strength 25
     assert is_steadfast(militia, rangers)  # 2 ranks against none
-    assert not is_steadfast(militia, rangers, enemy_skirmishers_use_ranks=True)
+    assert not is_steadfast(militia, rangers, readings=Readings(enemy_skirmishers_use_ranks=True))
     # in either reading the skirmishers' Unit Strength counts in full
     for option in (False, True):
-        assert not is_steadfast(Unit(20, 4), rangers, enemy_skirmishers_use_ranks=option)
+        assert not is_steadfast(
+            Unit(20, 4), rangers, readings=Readings(enemy_skirmishers_use_ranks=option)
+        )
         assert is_steadfast(
-            militia, Unit(15, 5, skirmisher=True), enemy_skirmishers_use_ranks=option
+            militia,
+            Unit(15, 5, skirmisher=True),
+            readings=Readings(enemy_skirmishers_use_ranks=option),
         )
     # a side with enemy skirmishers and enemy ranks: only the ranks in formation count
     assert not is_steadfast(Unit(12, 6), [Unit(20, 5), rangers])
     assert is_steadfast(Unit(30, 6), [Unit(10, 5), rangers])  # 5 ranks against 2
     with pytest.raises(RulesError, match="enemy_skirmishers_use_ranks"):
-        is_steadfast(militia, rangers, enemy_skirmishers_use_ranks="no")
+        is_steadfast(militia, rangers, readings=Readings(enemy_skirmishers_use_ranks="no"))
 
 
 @given(
@@ -291,16 +301,16 @@ def test_br11_reform_order():
 
 def test_br12_br13_br15_reform_permission():
     """BR-12 (two facings), BR-13 (winners and draws), BR-15 (losers test first)."""
-    assert reform_permission("won").verdict is Reform.AT_ONCE
-    assert reform_permission("draw").verdict is Reform.AT_ONCE
-    assert reform_permission("won", enemy_fled=True).verdict is Reform.NOT_ALLOWED
+    assert reform_permission("won").outcome is Reform.AT_ONCE
+    assert reform_permission("draw").outcome is Reform.AT_ONCE
+    assert reform_permission("won", enemy_fled=True).outcome is Reform.NOT_ALLOWED
     assert reform_permission("lost") == reform_permission("lost", engaged_facings=1)
-    assert reform_permission("lost").verdict is Reform.AFTER_TEST
+    assert reform_permission("lost").outcome is Reform.AFTER_TEST
     assert reform_permission("lost").clause == "BR-15"
-    assert reform_permission("lost", fled=True).verdict is Reform.NOT_ALLOWED
+    assert reform_permission("lost", fled=True).outcome is Reform.NOT_ALLOWED
     for result in ("won", "lost", "draw"):
         permission = reform_permission(result, engaged_facings=2)
-        assert (permission.verdict, permission.clause) == (Reform.NOT_ALLOWED, "BR-12")
+        assert (permission.outcome, permission.clause) == (Reform.NOT_ALLOWED, "BR-12")
     with pytest.raises(RulesError, match="result"):
         reform_permission("lose")
 
@@ -388,7 +398,10 @@ def test_br15_reform_test_probability():
         (lambda: reform_test_probability(8, 3, insane_courage="yes"), "insane_courage"),
         (lambda: Unit(30, 6, disrupted="no"), "disrupted"),
         (lambda: Unit(30, 6, skirmisher=2), "skirmisher"),
-        (lambda: is_steadfast(Unit(10, 5), Unit(10, 5), floor_per_unit="no"), "floor_per_unit"),
+        (
+            lambda: is_steadfast(Unit(10, 5), Unit(10, 5), readings=Readings(floor_per_unit="no")),
+            "floor_per_unit",
+        ),
         (lambda: check_combat_reform("ab", "ab"), "before"),
         (lambda: check_combat_reform([], [("a", "x", "Orcs", "front")]), r"after\[0\]"),
     ],
@@ -397,3 +410,17 @@ def test_bad_input_is_refused_by_name(call, name):
     with pytest.raises(RulesError, match=f"^{name} must be") as error:
         call()
     assert isinstance(error.value, ValueError)
+
+
+def test_fixed_words_are_stored_as_their_enum_members():
+    contact = Contact("champion", "knight 1", "Knights", "left flank")
+    assert contact.facing is Facing.LEFT_FLANK and contact.facing == "left flank"
+    assert reform_permission(CombatResult.LOST) == reform_permission("lost")
+    assert RESULTS == ("won", "lost", "draw") and "rear" in FACINGS
+
+
+def test_readings_default_to_the_published_reading():
+    assert Readings() == Readings(False, False, False)
+    goblins = Unit(models=20, width=5, disrupted=True)
+    assert usable_ranks(goblins) == 0
+    assert usable_ranks(goblins, readings=Readings(disrupted_uses_ranks=True)) == 4

@@ -13,10 +13,10 @@ from rulesref.dice import (
     D6,
     FACES,
     MAX_DICE,
-    chance_at_least,
-    chance_at_most,
     convolve,
     power_counts,
+    probability_at_least,
+    probability_at_most,
     sum_counts,
     total_counts,
     ways_at_most,
@@ -43,19 +43,19 @@ def test_chances_match_enumeration():
         for target in range(-2, 6 * dice + 3):
             at_most = sum(1 for roll in everything if sum(roll) <= target)
             at_least = sum(1 for roll in everything if sum(roll) >= target)
-            assert chance_at_most(target, dice=dice) == Rational(at_most, len(everything))
-            assert chance_at_least(target, dice=dice) == Rational(at_least, len(everything))
+            assert probability_at_most(target, dice=dice) == Rational(at_most, len(everything))
+            assert probability_at_least(target, dice=dice) == Rational(at_least, len(everything))
 
 
 def test_chances_are_exact_rationals():
-    assert isinstance(chance_at_most(5, dice=2), Rational)
-    assert chance_at_most(5, dice=2) == Rational(5, 18)
+    assert isinstance(probability_at_most(5, dice=2), Rational)
+    assert probability_at_most(5, dice=2) == Rational(5, 18)
 
 
 def test_rerolls_match_enumeration():
     """A 4+ with one re-roll: enumerate the first die and the re-roll."""
     passes = sum(1 for first, second in rolls(2) if first >= 4 or second >= 4)
-    assert with_rerolls(chance_at_least(4, dice=1)) == Rational(passes, 36)
+    assert with_rerolls(probability_at_least(4, dice=1)) == Rational(passes, 36)
     assert with_rerolls(Rational(1, 2), 0) == Rational(1, 2)
 
 
@@ -137,8 +137,8 @@ def test_a_single_tail_agrees_with_the_whole_distribution(dice, target):
     counts = (0,) * dice + core._packed_power(D6_SHAPE, dice)
     expected = sum(counts[: max(target + 1, 0)])
     assert ways_at_most(target, dice=dice) == expected
-    assert chance_at_most(target, dice=dice) == Rational(expected, 6**dice)
-    assert chance_at_least(target + 1, dice=dice) == 1 - Rational(expected, 6**dice)
+    assert probability_at_most(target, dice=dice) == Rational(expected, 6**dice)
+    assert probability_at_least(target + 1, dice=dice) == 1 - Rational(expected, 6**dice)
 
 
 def test_the_tail_and_the_recurrence_agree_for_a_thousand_dice():
@@ -149,10 +149,10 @@ def test_the_tail_and_the_recurrence_agree_for_a_thousand_dice():
 
 def test_many_dice_questions_leave_the_caches_as_they_were():
     """Memory stays flat: counts beyond the kept sizes are never cached."""
-    chance_at_most(3, dice=1)
+    probability_at_most(3, dice=1)
     before = core._kept_power.cache_info().currsize, core._kept_at_most.cache_info().currsize
     for dice in range(core._KEPT + 1, core._KEPT + 60):
-        chance_at_most(3 * dice, dice=dice)
+        probability_at_most(3 * dice, dice=dice)
         power_counts(D6_SHAPE, dice)
     after = core._kept_power.cache_info().currsize, core._kept_at_most.cache_info().currsize
     assert after == before
@@ -160,30 +160,30 @@ def test_many_dice_questions_leave_the_caches_as_they_were():
 
 
 def test_the_most_dice_answer_exactly():
-    assert chance_at_most(3, dice=MAX_DICE) == 0
-    assert chance_at_least(6 * MAX_DICE, dice=MAX_DICE) == Rational(1, 6**MAX_DICE)
-    assert chance_at_most(6 * MAX_DICE - 1, dice=MAX_DICE) == 1 - Rational(1, 6**MAX_DICE)
+    assert probability_at_most(3, dice=MAX_DICE) == 0
+    assert probability_at_least(6 * MAX_DICE, dice=MAX_DICE) == Rational(1, 6**MAX_DICE)
+    assert probability_at_most(6 * MAX_DICE - 1, dice=MAX_DICE) == 1 - Rational(1, 6**MAX_DICE)
 
 
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: chance_at_most(3, dice=-1), "dice"),
-        (lambda: chance_at_least(3, dice=2.0), "dice"),
-        (lambda: chance_at_most("3", dice=2), "target"),
-        (lambda: chance_at_least(3, dice=10**9), "dice"),
-        (lambda: chance_at_least(3, dice=None), "dice"),
-        (lambda: chance_at_least(None, dice=3), "target"),
-        (lambda: chance_at_least(-(10**9), dice=3), "target"),
-        (lambda: chance_at_most(3, dice=True), "dice"),
+        (lambda: probability_at_most(3, dice=-1), "dice"),
+        (lambda: probability_at_least(3, dice=2.0), "dice"),
+        (lambda: probability_at_most("3", dice=2), "target"),
+        (lambda: probability_at_least(3, dice=10**9), "dice"),
+        (lambda: probability_at_least(3, dice=None), "dice"),
+        (lambda: probability_at_least(None, dice=3), "target"),
+        (lambda: probability_at_least(-(10**9), dice=3), "target"),
+        (lambda: probability_at_most(3, dice=True), "dice"),
         (lambda: ways_at_most(3, dice=MAX_DICE + 1), "dice"),
         (lambda: total_counts(-1), "dice"),
         (lambda: total_counts(None), "dice"),
         (lambda: power_counts(D6_SHAPE, 10**9), "dice"),
         (lambda: sum_counts([D6] * (MAX_DICE + 1)), "dice"),
         (lambda: with_rerolls(Rational(1, 2), -1), "rerolls"),
-        (lambda: with_rerolls(0.5), "chance"),
-        (lambda: with_rerolls(Rational(3, 2)), "chance"),
+        (lambda: with_rerolls(0.5), "probability"),
+        (lambda: with_rerolls(Rational(3, 2)), "probability"),
     ],
 )
 def test_bad_input_is_refused_by_name(call, name):

@@ -1,6 +1,8 @@
 """The validators of rulesref.errors: what each accepts at its edges, and the exact message
 a caller reads when it refuses (the parameter, the value and what is allowed)."""
 
+from enum import StrEnum
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -16,6 +18,7 @@ from rulesref.errors import (
     sequence_of,
     text,
     whole_number,
+    word_of,
     yes_or_no,
 )
 
@@ -62,6 +65,19 @@ def test_one_of():
     assert one_of("policy", "b", ("a", "b")) == "b"
     assert refused(one_of, "policy", "c", ("a", "b")) == "policy must be one of a, b, got 'c'"
     assert refused(one_of, "policy", ["a"], ["a"]) == "policy must be one of a, got ['a']"
+
+
+class Colour(StrEnum):
+    RED = "red"
+    DARK_BLUE = "dark blue"
+
+
+def test_word_of_returns_the_member_for_the_member_or_its_word():
+    assert word_of("colour", "dark blue", Colour) is Colour.DARK_BLUE
+    assert word_of("colour", Colour.RED, Colour) is Colour.RED
+    message = "colour must be one of red, dark blue, got 'RED'"
+    assert refused(word_of, "colour", "RED", Colour) == message
+    assert refused(word_of, "colour", 1, Colour) == "colour must be one of red, dark blue, got 1"
 
 
 def test_instance_of():

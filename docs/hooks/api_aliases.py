@@ -1,13 +1,13 @@
-"""MkDocs hook: a name that moved keeps its old address on the Python API page.
+"""MkDocs hook: a name that moved or was renamed keeps its old address on the Python API page.
 
-The API page documents each name once, at its new home (`rulesref.odds.cascade...`).
-For every entry of `rulesref.moved.MOVED`, an empty anchor with the old id
-(`rulesref.leadership.cascade_probabilities`) is put just before the new heading, so old
-links land on the same documentation. An old module whose every name moved
-(`rulesref.charts`) keeps its module anchor the same way.
+The API page documents each name once, at its new home (`rulesref.odds.cascade...`) or
+under its new name. For every entry of `rulesref.moved.MOVED` and `RENAMED`, an empty
+anchor with the old id (`rulesref.leadership.cascade_probabilities`) is put just before
+the new heading, so old links land on the same documentation. An old module whose every
+name moved (`rulesref.charts`) keeps its module anchor the same way.
 """
 
-from rulesref.moved import MOVED
+from rulesref.moved import MOVED, RENAMED
 
 
 def aliases() -> dict[str, str]:
@@ -17,7 +17,7 @@ def aliases() -> dict[str, str]:
         old_module, _, name = old.rpartition(".")
         found[old] = f"{home}.{name}"
         found.setdefault(old_module, home)
-    return found
+    return found | RENAMED
 
 
 def on_page_content(html, page, config, files):

@@ -1,4 +1,4 @@
-"""Exact-odds algorithms: how the probabilities of the rules are computed when a formula is not enough.
+"""Exact-odds algorithms: how the rules' probabilities are found when a formula is not enough.
 
 The rules live in the rules modules (`rulesref.leadership`, `rulesref.campaign`, ...);
 the modules here take their inputs and count the dice exactly, with integer weights turned
