@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesref.standards import every_round, standard_fate
+from rulesref.standards import Readings, every_round, standard_fate
 from rulesref.tables import (
     MEASURES,
     BattleTable,
@@ -89,7 +89,7 @@ def _verdicts() -> dict[str, str]:
     for r in every_round():
         key = " ".join(f"{name}={getattr(value, 'name', value)}" for name, value in vars(r).items())
         for suffices in (False, True):
-            verdicts = standard_fate(r, free_to_pursue_suffices=suffices)
+            verdicts = standard_fate(r, readings=Readings(free_to_pursue_suffices=suffices))
             entries[f"{key} free_to_pursue_suffices={suffices}"] = " | ".join(
                 f"{v} [by {v.by}]" for v in verdicts
             )
