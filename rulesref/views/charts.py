@@ -45,9 +45,10 @@ class Series:
     def dash(self) -> Dash:
         return Dash[self.style.upper()]
 
-    def tip(self, x_label: str, x: int, p: Rational) -> str:
-        """The tooltip of one point: the exact fraction beside the percentage."""
-        return f"{self.label}, {x_label} {x}: {float(p):.1%} ({p})"
+
+def _tip(s: Series, x_label: str, x: int, p: Rational) -> str:
+    """The tooltip of one point: the exact fraction beside the percentage."""
+    return f"{s.label}, {x_label} {x}: {float(p):.1%} ({p})"
 
 
 def _x_scale(xs: Sequence[int], pad: float) -> Callable[[int], float]:
@@ -97,7 +98,7 @@ def line_chart(series: Sequence[Series], x_label: str, y_label: str) -> str:
         parts.append(polyline([(x_of(x), _y(p)) for x, p in s.points], colour=colour, dash=s.dash))
         if s.style == "solid":
             parts += [
-                circle(x_of(x), _y(p), 3, colour=colour, tip=s.tip(x_label, x, p))
+                circle(x_of(x), _y(p), 3, colour=colour, tip=_tip(s, x_label, x, p))
                 for x, p in s.points
             ]
     return _figure(parts, series, x_label, y_label)
@@ -113,7 +114,7 @@ def bar_chart(series: Sequence[Series], x_label: str, y_label: str) -> str:
     for n, s in enumerate(series):
         for x, p in s.points:
             left, top = x_of(x) - step * 0.4 + n * width, _y(p)
-            tip = s.tip(x_label, x, p)
+            tip = _tip(s, x_label, x, p)
             parts.append(rect(left, top, width, _y(0) - top, colour=SERIES[s.colour], tip=tip))
     return _figure(parts, series, x_label, y_label)
 
