@@ -360,7 +360,7 @@ class CapturedIfPursued:
     """ST-C1: captured by the pursuer; trampled (lost) when the victor does not pursue."""
 
     why: str
-    summary = "captured if the victor pursues, else lost"
+    summary = "captured if the victor pursues, else trampled"
 
     def verdict(self, standard: Standard, clause: str, r: Round, readings: Readings) -> Verdict:
         why, victor = _why(self.why, r), PURSUIT[r.victor]
@@ -551,7 +551,16 @@ STEPS = {Standard.REGIMENTAL: REGIMENTAL_STEPS, Standard.ARMY: ARMY_STEPS}
 
 
 def first_step(steps: Sequence[Step], r: Round) -> int:
-    """The index of the first step that `r` answers "yes": the one that decides."""
+    """The index of the first step that `r` answers "yes": the one that decides.
+
+    ```python
+    from rulesref.standards import REGIMENTAL_STEPS, Round, UnitFate, first_step
+
+    step = REGIMENTAL_STEPS[first_step(REGIMENTAL_STEPS, Round(unit=UnitFate.PANICS))]
+    print(step.question, step.clause, step.yes.summary)
+    #> Fled from Terror or Panic? ST-2 kept
+    ```
+    """
     return next(i for i, step in enumerate(steps) if step.applies(r))
 
 
