@@ -13,7 +13,8 @@ One module per source document, on a small exact dice core:
   clauses ST-1 to ST-13.
 
 Around them: `rulesref.tables` (the site's tables and calculator data),
-`rulesref.figures` (formation diagrams), `rulesref.cli` (the `rulesref` command) and
+`rulesref.views` (charts, formation diagrams, decision tables and diagrams, on the SVG
+toolkit `rulesref.views.svg`), `rulesref.cli` (the `rulesref` command) and
 `rulesref.errors` (`RulesError`, for any input no rule accepts).
 """
 
