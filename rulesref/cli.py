@@ -17,11 +17,10 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn, TypeVar
 
-from sympy import Rational
-
 from rulesref.break_test import break_test_probability, reform_test_probability
 from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side, battle_odds
 from rulesref.errors import RulesError
+from rulesref.exact import Rational
 from rulesref.leadership import (
     Command,
     Doctrine,

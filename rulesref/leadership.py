@@ -21,8 +21,6 @@ from math import gcd
 from operator import mul
 from typing import NamedTuple
 
-from sympy import Rational
-
 from rulesref.dice import probability_at_least, with_rerolls
 from rulesref.errors import (
     RulesError,
@@ -33,6 +31,7 @@ from rulesref.errors import (
     whole_number,
     yes_or_no,
 )
+from rulesref.exact import Rational
 from rulesref.moved import moved_from
 
 __all__ = [

@@ -11,9 +11,8 @@ print(svg.startswith("<svg"), "removed 50%" in svg)
 ```
 """
 
-from sympy import Rational
-
 from rulesref.errors import RulesError, instance_of
+from rulesref.exact import Rational
 from rulesref.leadership import Cascade, Force
 from rulesref.views.svg import Colour, line, rect, shade, svg, text
 

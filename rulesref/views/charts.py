@@ -20,8 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from sympy import Rational
-
+from rulesref.exact import Rational
 from rulesref.views.svg import SERIES, Dash, circle, line, polyline, rect, svg, swatch, text
 
 __all__ = ["STYLES", "Series", "line_chart", "bar_chart", "break_test_charts"]

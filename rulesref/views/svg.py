@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from html import escape
 
-from sympy import Rational
+from rulesref.exact import Rational
 
 __all__ = [
     "Colour",
