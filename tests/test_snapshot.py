@@ -10,7 +10,8 @@ each changed number for review. One file per published thing, in lines that diff
 - `data/<calculator>.json`: every answer of a calculator's data file, one a line by its
   path in the file, with the SHA-256 of the whole published file (its nulls included);
 - `standards/verdicts.json`: the fate, clause, reason and taker of each standard in every
-  round of `rulesref.standards.every_round`, in both readings of ST-C1.
+  round of `rulesref.standards.every_round`, in both readings of ST-C1;
+- `rulings/`: the words of rulings and refusals (checked by tests/test_rulings.py).
 """
 
 import difflib
@@ -32,7 +33,12 @@ from rulesref.tables import (
 )
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-STORED = sorted(p.relative_to(SNAPSHOTS).as_posix() for p in SNAPSHOTS.rglob("*") if p.is_file())
+# the words of the rulings have their own fast test, tests/test_rulings.py
+STORED = sorted(
+    name
+    for name in (p.relative_to(SNAPSHOTS).as_posix() for p in SNAPSHOTS.rglob("*") if p.is_file())
+    if not name.startswith("rulings/")
+)
 HOW_TO_UPDATE = "if the change is meant, run `make snapshot` and review `git diff tests/snapshots`"
 
 
@@ -143,7 +149,9 @@ def test_published_numbers_equal_the_snapshot(name, current):
 
 
 if __name__ == "__main__":  # `make snapshot`: rewrite the snapshot from the current code
-    files = snapshot()
+    from test_rulings import rulings
+
+    files = snapshot() | rulings()
     for name in set(STORED) - set(files):
         (SNAPSHOTS / name).unlink()
     for name, text in files.items():
