@@ -8,7 +8,8 @@ the outcomes add up to 1. The first run of a size includes counting its dice.
 
 import time
 
-from rulesref.campaign import Battle, Platoon, Side, battle_odds
+from rulesref.campaign import Battle, Platoon, Side
+from rulesref.odds.battle import battle_odds
 
 MIX = (Platoon(), Platoon("cavalry"), Platoon("artillery"), Platoon(state="damaged"))
 

@@ -21,7 +21,11 @@ from importlib import import_module
 __all__ = ["MOVED", "moved_from"]
 
 # "old module.name": "new module". Never remove a line: someone's code imports it.
-MOVED: dict[str, str] = {}
+MOVED: dict[str, str] = {
+    "rulesref.campaign.hits_odds": "rulesref.odds.battle",
+    "rulesref.campaign.BattleOdds": "rulesref.odds.battle",
+    "rulesref.campaign.battle_odds": "rulesref.odds.battle",
+}
 
 
 def moved_from(module: str) -> Callable[[str], object]:

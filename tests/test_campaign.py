@@ -25,14 +25,12 @@ from rulesref.campaign import (
     after_hq_surrender,
     army_supply,
     assign_hits,
-    battle_odds,
     cavalry_barred,
     explain_roll,
     fewest_withdrawals,
     garrison_tests_for_surrender,
     garrison_turn,
     hits_from_damage,
-    hits_odds,
     hq_surrenders,
     may_withdraw_voluntarily,
     mission_hq,
@@ -42,6 +40,7 @@ from rulesref.campaign import (
     verdict,
 )
 from rulesref.errors import RulesError
+from rulesref.odds.battle import battle_odds, hits_odds
 
 INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
 FUBAR, DAMAGED = Platoon(state="fubar"), Platoon(state="damaged")
@@ -70,7 +69,7 @@ def value(platoon, roll, role, battle, die):
     return total
 
 
-def brute_force(battle: Battle, pass_chance: Rational):
+def brute_force(battle: Battle, pass_probability: Rational):
     """Enumerate every roll; fewest withdrawals by arithmetic (CA-C9)."""
     rollers = [
         (role, i)
@@ -131,8 +130,8 @@ def brute_force(battle: Battle, pass_chance: Rational):
                 fate[role]["falls back"] += weight
             elif checks and role == loser:
                 fled = "surrenders" if battle.garrison and role == "defender" else "withdraws"
-                fate[role]["holds"] += weight * pass_chance
-                fate[role][fled] += weight * (1 - pass_chance)
+                fate[role]["holds"] += weight * pass_probability
+                fate[role][fled] += weight * (1 - pass_probability)
             else:
                 fate[role]["holds"] += weight
     return victor, fate, hits, battle_damage, must_check
@@ -141,7 +140,7 @@ def brute_force(battle: Battle, pass_chance: Rational):
 def agrees_with_brute_force(battle, leadership=None):
     leadership = leadership or LeadershipCheck()
     odds = battle_odds(battle, leadership=leadership)
-    victor, fate, hits, battle_damage, must_check = brute_force(battle, leadership.pass_chance)
+    victor, fate, hits, battle_damage, must_check = brute_force(battle, leadership.pass_probability)
     assert nonzero(odds.victor) == nonzero(victor)
     assert nonzero(odds.must_check) == nonzero(must_check)
     for role in ROLES:
@@ -220,14 +219,14 @@ def test_public_helpers_refuse_bad_input_by_name(call, name):
         call()
 
 
-def test_exact_odds_with_a_given_pass_chance():
+def test_exact_odds_with_a_given_pass_probability():
     """CA-C5: the leadership check as a given probability."""
-    check = LeadershipCheck(chance=Rational(1, 3))
+    check = LeadershipCheck(probability=Rational(1, 3))
     agrees_with_brute_force(SMALL_BATTLES["FUBAR garrison"], check)
     agrees_with_brute_force(SMALL_BATTLES["2 v 2 mixed rolls"], check)
 
 
-def tally_resolver(battle, policy, pass_chance):
+def tally_resolver(battle, policy, pass_probability):
     """The odds rebuilt from the resolver, roll by roll, with both check results."""
     rollers = [
         (role, i)
@@ -244,7 +243,7 @@ def tally_resolver(battle, policy, pass_chance):
         result = resolve_battle(battle, dice["attacker"], dice["defender"], policy=policy)
         branches = [(None, weight)]
         if result.verdict.checker:
-            branches = [(True, weight * pass_chance), (False, weight * (1 - pass_chance))]
+            branches = [(True, weight * pass_probability), (False, weight * (1 - pass_probability))]
         for passed, part in branches:
             if passed is not None:
                 result = resolve_battle(
@@ -441,8 +440,8 @@ def test_ca14_ca_c1_the_damage_scale():
     with pytest.raises(RulesError):
         FUBAR.hit(2)
     # CA-C1: a platoon withdrawn before the battle takes no part and is not counted
-    outcome = assign_hits([Platoon(state="withdrawn"), FUBAR], 1, [0, 1])
-    assert outcome.withdrawn == 1 and outcome.fell_back
+    after = assign_hits([Platoon(state="withdrawn"), FUBAR], 1, [0, 1])
+    assert after.withdrawn == 1 and after.fell_back
 
 
 def test_ca15_the_player_assigns_the_hits():
@@ -451,15 +450,15 @@ def test_ca15_the_player_assigns_the_hits():
     assert fewest_withdrawals(side, 3) == (2, 1, 0)
     assert fewest_withdrawals(side, 4) == (3, 1, 0)  # all FUBAR, then the first goes
     assert most_withdrawals(side, 3) == (0, 2, 1)
-    outcome = assign_hits(side, 3, [3, 0, 0])  # the player's own choice
-    assert [p.state for p in outcome.platoons] == ["withdrawn", "damaged", "fubar"]
-    assert outcome.withdrawn == 1
+    after = assign_hits(side, 3, [3, 0, 0])  # the player's own choice
+    assert [p.state for p in after.platoons] == ["withdrawn", "damaged", "fubar"]
+    assert after.withdrawn == 1
 
 
 def test_ca16_unassignable_hits_rout_the_side():
     """CA-16."""
-    outcome = assign_hits([DAMAGED], 3)
-    assert outcome.routed and outcome.fell_back and outcome.withdrawn == 1
+    after = assign_hits([DAMAGED], 3)
+    assert after.routed and after.fell_back and after.withdrawn == 1
     battle = Battle(Side([ARTILLERY] * 3), Side([DAMAGED], ["attack"]))
     result = resolve_battle(battle, [6, 6, 6], [1])  # 24 damage: 4 hits, room for 2
     assert result.verdict.clause == "CA-16" and result.victor == "attacker"
@@ -481,7 +480,7 @@ def test_ca17_more_withdrawals_lose_and_check():
     )
     # 8 + 8 = 16 attack against 1 - 1 + 1 defence: 15 damage, 2 hits on the defender
     result = resolve_battle(battle, [6, 6, None], [None, 1])
-    assert result.defender.outcome.withdrawn == 1
+    assert result.defender.after_hits.withdrawn == 1
     assert result.verdict.clause == "CA-17" and result.verdict.checker == "defender"
     assert resolve_battle(
         battle, [6, 6, None], [None, 1], leadership_roll=(6, 6)
@@ -496,7 +495,7 @@ def test_ca_c13_only_withdrawals_by_hits_in_this_battle_count():
     assert before.withdrawn == 0  # withdrawn before the battle: not counted
     battle = Battle(Side([INFANTRY]), Side([INFANTRY]))
     lost = resolve_battle(battle, [6], [1], leadership_roll=False)
-    assert lost.defender.fate == "withdraws" and lost.defender.outcome.withdrawn == 0
+    assert lost.defender.fate == "withdraws" and lost.defender.after_hits.withdrawn == 0
 
 
 def test_ca18_equal_withdrawals_greater_damage_wins_and_ca_c6_ties():
@@ -534,7 +533,7 @@ def test_ca20_ca_c14_garrison_tests_only_when_all_fubar():
     assert not garrison_tests_for_surrender([Platoon(state="withdrawn")])
     battle = SMALL_BATTLES["damaged garrison"]
     result = resolve_battle(battle, [4, 4, 4], [1, None])  # 18 - 1 = 17 damage: 2 hits
-    assert result.verdict.clause == "CA-17" and result.defender.outcome.all_fubar
+    assert result.verdict.clause == "CA-17" and result.defender.after_hits.all_fubar
     assert result.verdict.checker == "defender"
     failed = resolve_battle(battle, [4, 4, 4], [1, None], leadership_roll=False)
     assert failed.defender.fate == "surrenders"
@@ -564,7 +563,7 @@ def test_ca22_mission_hq_fights_as_two_command_platoons():
     battle = Battle(Side([INFANTRY] * 3), Side(hq))
     assert explain_roll(battle, "defender", 0).modifier == 1  # only CA-5
     result = resolve_battle(battle, [6, 6, 6], [1, 1])  # 18 - 4 = 14: 2 hits
-    assert [p.state for p in result.defender.outcome.platoons] == ["damaged", "damaged"]
+    assert [p.state for p in result.defender.after_hits.platoons] == ["damaged", "damaged"]
     assert not hq_surrenders(result, "defender")
     failed = resolve_battle(battle, [6, 6, 6], [1, 1], leadership_roll=False)
     assert hq_surrenders(failed, "defender")  # CA-C17
@@ -587,9 +586,9 @@ def test_ca24_after_the_hq_surrenders():
 
 def test_ca_c5_default_leadership_check():
     """CA-C5."""
-    assert LeadershipCheck().pass_chance == Rational(7, 12)
+    assert LeadershipCheck().pass_probability == Rational(7, 12)
     assert LeadershipCheck().passes((3, 4)) and not LeadershipCheck().passes((4, 4))
-    assert LeadershipCheck(chance=1).pass_chance == 1
+    assert LeadershipCheck(probability=1).pass_probability == 1
 
 
 # Hypothesis: invariants of the exact odds.
@@ -676,7 +675,7 @@ def test_small_random_battles_equal_brute_force(battle):
         (lambda: assign_hits([INFANTRY], 2, [1, 1]), "one number per platoon"),
         (lambda: assign_hits([FUBAR], 5, [0]), "all the hits it can take"),
         (lambda: LeadershipCheck(leadership=13), "leadership must be"),
-        (lambda: LeadershipCheck(chance=Rational(3, 2)), "chance must be"),
+        (lambda: LeadershipCheck(probability=Rational(3, 2)), "probability must be"),
         (lambda: LeadershipCheck().passes((0, 7)), "leadership roll must be"),
         (lambda: army_supply(["marched"]), "activity must be one of"),
         (lambda: after_hq_surrender("flee"), "choice must be one of"),
@@ -709,3 +708,40 @@ def test_bad_dice_are_named():
         explain_roll(battle, "ally", 0)
     with pytest.raises(RulesError, match="index"):
         explain_roll(battle, "attacker", 5)
+
+
+def test_the_words_of_the_rules_are_enums_that_equal_their_words():
+    """CA-2, CA-14: string inputs keep working; a record stores the member, which prints
+    and shows as the word, so published outputs are unchanged."""
+    from rulesref.campaign import ROLES, Fate, Kind, Role, Roll, State, Terrain
+
+    guns = Platoon("artillery", "damaged")
+    assert type(guns.kind) is Kind and guns.kind is Kind.ARTILLERY and guns.kind == "artillery"
+    assert type(guns.state) is State and guns.hit().state is State.FUBAR
+    battle = Battle(Side([guns], ["defence"]), Side([INFANTRY]), terrain="forest")
+    assert battle.terrain is Terrain.FOREST and battle.declarations("attacker") == (Roll.DEFENCE,)
+    assert type(battle.declarations("attacker")[0]) is Roll
+    assert (
+        str(Kind.CAVALRY) == f"{Kind.CAVALRY}" == "cavalry" and repr(Role.ATTACKER) == "'attacker'"
+    )
+    assert ROLES == ("attacker", "defender") and KINDS == tuple(Kind) and STATES == tuple(State)
+    assert [role.enemy for role in Role] == [Role.DEFENDER, Role.ATTACKER]
+    result = resolve_battle(Battle(Side([INFANTRY]), Side([INFANTRY])), [6], [1])
+    assert type(result.victor) is Role and type(result.defender.fate) is Fate
+    odds = battle_odds(Battle(Side([INFANTRY]), Side([INFANTRY])))
+    assert all(type(fate) is Fate for fate in odds.fate["defender"])
+    assert str(odds.victor) == "{'attacker': 5/18, 'defender': 7/12, None: 5/36}"
+
+
+def test_moved_names_still_import_from_campaign():
+    """The exact odds moved to rulesref.odds.battle; the old imports keep working."""
+    import rulesref.campaign as campaign
+    import rulesref.odds.battle as odds
+    from rulesref.campaign import AfterHits, HitOutcome
+
+    for name in ("battle_odds", "hits_odds", "BattleOdds"):
+        assert getattr(campaign, name) is getattr(odds, name)
+        assert name not in campaign.__all__ and name in odds.__all__
+    assert HitOutcome is AfterHits
+    with pytest.raises(AttributeError):
+        campaign.no_such_name  # noqa: B018
