@@ -60,6 +60,7 @@ __all__ = [
     "Policy",
     "fewest_withdrawals",
     "most_withdrawals",
+    "hit_order",
     "hits_from_damage",
     "AfterHits",
     "HitOutcome",
@@ -178,6 +179,8 @@ W = TypeVar("W", bound=_Word)
 
 def _word(name: str, value: object, words: type[W]) -> W:
     """`value` as a member of `words`, which it must equal."""
+    if isinstance(value, words):
+        return value
     return words(one_of(name, value, tuple(words)))
 
 
@@ -576,13 +579,20 @@ def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...
     ```
     """
     hits = _assignable(platoons, hits)
+    return _first_hits(_fewest_first(platoons), len(platoons), hits)
+
+
+def _fewest_first(platoons: Sequence[Platoon]) -> list[int]:
+    """CA-15, CA-C9: the platoon that takes each hit in turn: one hit on each platoon with three
+    steps left, then one on each with two, then on each with one, in the order listed."""
     left = [p.steps_left for p in platoons]
-    given = [0] * len(left)
+    order = []
     for level in (3, 2, 1):
         for index, steps in enumerate(left):
-            if hits and steps == level:
-                left[index], given[index], hits = steps - 1, given[index] + 1, hits - 1
-    return tuple(given)
+            if steps == level:
+                left[index] = steps - 1
+                order.append(index)
+    return order
 
 
 def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
@@ -597,11 +607,49 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     ```
     """
     hits = _assignable(platoons, hits)
-    given = [0] * len(platoons)
+    return _first_hits(_weakest_first(platoons), len(platoons), hits)
+
+
+def _weakest_first(platoons: Sequence[Platoon]) -> list[int]:
+    """CA-15: the platoon that takes each hit in turn: every hit the weakest can take, then
+    the next weakest (fewest steps left first, the first listed on a tie)."""
+    order = []
     for index in sorted(range(len(platoons)), key=lambda i: platoons[i].steps_left):
-        given[index] = min(hits, platoons[index].steps_left)
-        hits -= given[index]
+        order += [index] * platoons[index].steps_left
+    return order
+
+
+def _first_hits(order: Sequence[int], platoons: int, hits: int) -> tuple[int, ...]:
+    """The hits on each platoon when the first `hits` of `order` are given."""
+    given = [0] * platoons
+    for index in order[:hits]:
+        given[index] += 1
     return tuple(given)
+
+
+HitOrder = Callable[[Sequence[Platoon]], list[int]]
+HIT_ORDERS: dict[Policy, HitOrder] = {
+    fewest_withdrawals: _fewest_first,
+    most_withdrawals: _weakest_first,
+}
+
+
+def hit_order(policy: Policy, platoons: Sequence[Platoon]) -> list[int] | None:
+    """CA-15: the platoon that takes each hit in turn under `policy`, for a policy that
+    gives its hits one at a time in a fixed order (one more hit leaves the others where
+    they were), as both of ours do; None for a policy of the caller's own.
+
+    ```python
+    from rulesref.campaign import Platoon, fewest_withdrawals, hit_order
+
+    print(hit_order(fewest_withdrawals, [Platoon(), Platoon(state="fubar")]))
+    #> [0, 0, 0, 1]
+    ```
+    """
+    order = HIT_ORDERS.get(checked_policy(policy))
+    if order is None:
+        return None
+    return order(sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS))
 
 
 def _assignable(platoons: Sequence[Platoon], hits: int) -> int:

@@ -211,7 +211,11 @@ _ALL = [
         ("CA-12", "Totals and Battle Damage", "resolve_battle rulesref.odds.battle.hits_odds"),
         ("CA-13", "Every full six is a hit", "hits_from_damage"),
         ("CA-14", "The damage scale", "Platoon assign_hits"),
-        ("CA-15", "The owner assigns the hits", "fewest_withdrawals most_withdrawals"),
+        (
+            "CA-15",
+            "The owner assigns the hits",
+            "fewest_withdrawals _fewest_first most_withdrawals _weakest_first hit_order",
+        ),
         ("CA-16", "More hits than platoons can take: a rout", "assign_hits verdict"),
         ("CA-17", "More withdrawals lose", "verdict LeadershipCheck"),
         (
@@ -240,7 +244,7 @@ _ALL = [
         (
             "CA-C9",
             "Odds assume the fewest withdrawals",
-            "fewest_withdrawals rulesref.odds.battle.battle_odds",
+            "fewest_withdrawals _fewest_first rulesref.odds.battle.battle_odds",
         ),
         ("CA-C10", "Forest and woods are one terrain", "Battle Readings"),
         ("CA-C11", "Both armies in a mountain hex get the bonus", "_ca7_mountain Readings"),

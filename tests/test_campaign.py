@@ -3,7 +3,10 @@ brute-force enumeration of the dice, the resolver roll by roll, a seeded simulat
 and hypothesis properties."""
 
 import random
+import time
 from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
 from itertools import product
 
 import pytest
@@ -27,9 +30,11 @@ from rulesref.campaign import (
     assign_hits,
     cavalry_barred,
     explain_roll,
+    fates,
     fewest_withdrawals,
     garrison_tests_for_surrender,
     garrison_turn,
+    hit_order,
     hits_from_damage,
     hq_surrenders,
     may_withdraw_voluntarily,
@@ -40,7 +45,7 @@ from rulesref.campaign import (
     verdict,
 )
 from rulesref.errors import RulesError
-from rulesref.odds.battle import battle_odds, hits_odds
+from rulesref.odds.battle import _after_each_hit, battle_odds, hits_odds
 
 INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
 FUBAR, DAMAGED = Platoon(state="fubar"), Platoon(state="damaged")
@@ -304,6 +309,151 @@ def test_seeded_simulation_agrees():
         defence = [rng.randint(1, 6), rng.randint(1, 6)]
         wins += resolve_battle(battle, attack, defence).victor == "attacker"
     assert abs(wins / runs - float(battle_odds(battle).victor["attacker"])) < 0.03
+
+
+# Battles at size: the fast path of battle_odds against the straightforward one.
+
+
+def pairwise_odds(battle, policy, pass_probability):
+    """The odds the straightforward way: every pair of the two Battle Damage numbers (their
+    counts checked against brute force above), hits assigned by the policy itself for each
+    pair, `verdict` and `fates` on the platoons. Fractions, for speed."""
+    odds = battle_odds(battle, policy=policy)  # only its Battle Damage counts are used
+    p = Fraction(int(pass_probability.p), int(pass_probability.q))
+    victor, must_check, outcomes = Counter(), Counter(), Counter()
+    fate = {role: Counter() for role in ROLES}
+    after = {}
+
+    def hit(role, hits):
+        platoons = battle.side(role).platoons
+        if (role, hits) not in after:
+            room = sum(x.steps_left for x in platoons)
+            chosen = policy(platoons, hits) if hits <= room else None
+            after[role, hits] = assign_hits(platoons, hits, chosen)
+        return after[role, hits]
+
+    for x, px in odds.battle_damage["attacker"].items():
+        for y, py in odds.battle_damage["defender"].items():
+            weight = Fraction(int(px.p), int(px.q)) * Fraction(int(py.p), int(py.q))
+            sides = {
+                "attacker": hit("attacker", hits_from_damage(y)),
+                "defender": hit("defender", hits_from_damage(x)),
+            }
+            found = verdict(
+                sides["attacker"], sides["defender"], (x > y) - (x < y), garrison=battle.garrison
+            )
+            victor[found.victor] += weight
+            branches = [(None, weight)]
+            if found.checker:
+                must_check[found.checker] += weight
+                branches = [(True, weight * p), (False, weight * (1 - p))]
+            for passed, part in branches:
+                ends = fates(found, sides, passed, garrison=battle.garrison)
+                for role in ROLES:
+                    fate[role][ends[role]] += part
+                if found.victor:
+                    label = (
+                        f"{found.victor} wins, {found.loser} {ends[found.loser]} ({found.clause})"
+                    )
+                else:
+                    label = f"no victor ({found.clause})"
+                outcomes[label] += part
+    return victor, must_check, fate, outcomes
+
+
+def as_fractions(table):
+    return {key: Fraction(int(value.p), int(value.q)) for key, value in table.items() if value}
+
+
+def brittle(damaged, fubar, rolls=("attack", "attack")):
+    """Damaged and FUBAR artillery: heavy hits on platoons with few steps left, so many
+    numbers of withdrawals, falling back and routs are possible."""
+    guns = [Platoon("artillery", "damaged")] * damaged + [Platoon("artillery", "fubar")] * fubar
+    return Side(
+        guns + [Platoon(state="withdrawn")], [rolls[0]] * damaged + [rolls[1]] * fubar + [None]
+    )
+
+
+LARGER_BATTLES = {
+    "withdrawals 16 v 16": Battle(brittle(8, 8), brittle(8, 8)),
+    "routs 16 v 7, garrison": Battle(brittle(8, 8), brittle(3, 4), garrison=True),
+    "defence 12 v 12, mountain": Battle(
+        brittle(6, 6, ("attack", "defence")), brittle(7, 5), terrain="mountain"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [fewest_withdrawals, most_withdrawals, lambda platoons, hits: most_withdrawals(platoons, hits)],
+    ids=["fewest", "most", "a policy of the caller's own"],
+)
+@pytest.mark.parametrize("name", LARGER_BATTLES)
+def test_exact_odds_at_size_equal_the_straightforward_path(name, policy):
+    """CA-13 to CA-18, CA-20: the summaries hit by hit, the classes of alike pairs and the
+    sweep of equal withdrawals give what every pair of Battle Damage numbers gives."""
+    battle = LARGER_BATTLES[name]
+    odds = battle_odds(battle, policy=policy)
+    victor, must_check, fate, outcomes = pairwise_odds(battle, policy, Rational(7, 12))
+    assert as_fractions(odds.victor) == {k: v for k, v in victor.items() if v}
+    assert as_fractions(odds.must_check) == {k: v for k, v in must_check.items() if v}
+    for role in ROLES:
+        assert as_fractions(odds.fate[role]) == {k: v for k, v in fate[role].items() if v}
+    assert as_fractions(odds.outcomes) == {k: v for k, v in outcomes.items() if v}
+    assert len({o for o, p in odds.outcomes.items() if p}) >= 4  # the battle decides things
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(STATES), min_size=1, max_size=9).filter(
+        lambda states: any(state != "withdrawn" for state in states)
+    ),
+    st.sampled_from([fewest_withdrawals, most_withdrawals]),
+)
+def test_the_side_after_each_hit_is_what_assign_hits_gives(states, policy):
+    """CA-14 to CA-16, CA-C13: counted hit by hit, as assign_hits has it for every number
+    of hits, the rout included; the hit order gives each policy's assignment."""
+    platoons = [Platoon(state=state) for state in states]
+    room = sum(p.steps_left for p in platoons)
+    order = hit_order(policy, platoons)
+    after = _after_each_hit(platoons, order)
+    assert len(order) == room and len(after) == room + 2
+    for hits in range(room + 2):
+        chosen = policy(platoons, hits) if hits <= room else None
+        expected = assign_hits(platoons, hits, chosen)
+        assert after[hits] == replace(expected, platoons=(), assignment=())
+        if hits <= room:
+            assert chosen == tuple(order[:hits].count(i) for i in range(len(platoons)))
+
+
+@given(st.lists(st.sampled_from(STATES[:3]), min_size=1, max_size=8), st.integers(0, 24))
+def test_the_policies_do_what_they_say(states, hits):
+    """CA-15, CA-C9: fewest withdrawals gives each hit to the platoon with the most steps
+    left (the first listed on a tie); most withdrawals fills the weakest first."""
+    platoons = [Platoon(state=state) for state in states]
+    hits = min(hits, sum(p.steps_left for p in platoons))
+    left, given = [p.steps_left for p in platoons], [0] * len(platoons)
+    for _ in range(hits):
+        strongest = left.index(max(left))
+        left[strongest], given[strongest] = left[strongest] - 1, given[strongest] + 1
+    assert fewest_withdrawals(platoons, hits) == tuple(given)
+    steps = [p.steps_left for p in platoons]
+    given, rest = [0] * len(platoons), hits
+    for index in sorted(range(len(platoons)), key=steps.__getitem__):
+        given[index] = min(rest, steps[index])
+        rest -= given[index]
+    assert most_withdrawals(platoons, hits) == tuple(given)
+    assert hit_order(lambda platoons, hits: (0,) * len(platoons), platoons) is None
+
+
+def test_a_thousand_platoons_a_side_in_a_fraction_of_a_second():
+    """Issue 13: 1,000 v 1,000 stays exact and quick (the benchmark has the timings)."""
+    members = [ARTILLERY, FUBAR, DAMAGED, CAVALRY]
+    side = Side([members[i % 4] for i in range(1000)], ["attack", "defence"] * 500)
+    start = time.process_time()
+    odds = battle_odds(Battle(side, side, garrison=True))
+    assert time.process_time() - start < 3  # about 0.1 s; generous for a shared machine
+    assert sum(odds.outcomes.values()) == 1 and sum(odds.victor.values()) == 1
 
 
 # The clauses one by one.

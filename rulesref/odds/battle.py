@@ -18,11 +18,12 @@ print(odds.victor["attacker"], odds.victor["defender"])
 
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import NamedTuple
 
+from gmpy2 import mpz, remove
 from sympy import Rational
 
 from rulesref.campaign import (
@@ -37,6 +38,7 @@ from rulesref.campaign import (
     Role,
     Roll,
     RollExplanation,
+    Side,
     Verdict,
     assign_hits,
     checked_leadership,
@@ -44,6 +46,7 @@ from rulesref.campaign import (
     explain_roll,
     fates,
     fewest_withdrawals,
+    hit_order,
     hits_from_damage,
     verdict,
 )
@@ -62,30 +65,63 @@ class DamageCounts(NamedTuple):
 
 
 def _explained(battle: Battle) -> dict[Role, list[RollExplanation]]:
-    return {
-        role: [explain_roll(battle, role, i) for i in range(len(battle.side(role).platoons))]
-        for role in Role
-    }
+    """Each platoon's roll (CA-3 to CA-11), explained once for alike platoons of a side."""
+    explained = {}
+    for role in Role:
+        declared = list(zip(battle.side(role).platoons, battle.declarations(role), strict=True))
+        alike: dict[tuple[Platoon, Roll | None], RollExplanation] = {}
+        for index, platoon_roll in enumerate(declared):
+            if platoon_roll not in alike:
+                alike[platoon_roll] = explain_roll(battle, role, index)
+        explained[role] = [alike[platoon_roll] for platoon_roll in declared]
+    return explained
 
 
 def _damage_counts(rolls: Mapping[Role, Sequence[RollExplanation]], role: Role) -> DamageCounts:
-    """CA-12: the counts of a side's Battle Damage, its attack less the enemy's defence."""
+    """CA-12: the counts of a side's Battle Damage, its attack less the enemy's defence.
+    A FUBAR platoon's roll is fixed (CA-9): it adds its value, and no die to count."""
     faces = [
         tuple(sign * face for face in explained.faces)
         for who, roll, sign in ((role, Roll.ATTACK, 1), (role.enemy, Roll.DEFENCE, -1))
         for explained in rolls[who]
         if explained.roll == roll
     ]
-    low, ways = sum_counts(faces)
-    return DamageCounts(low, ways, len(faces))
+    fixed = sum(values[0] for values in faces if len(set(values)) == 1)
+    dice = [values for values in faces if len(set(values)) > 1]
+    low, ways = sum_counts(dice)
+    return DamageCounts(fixed + low, ways, len(dice))
 
 
-def _hits_taken(damage: DamageCounts) -> dict[int, Rational]:
-    """CA-13: the probability of each number of hits that a Battle Damage inflicts."""
+def _hits_each(enemy: DamageCounts) -> list[int]:
+    """CA-13: the hits a side takes, for each Battle Damage of the enemy in its counts."""
+    return [hits_from_damage(enemy.low + i) for i in range(len(enemy.ways))]
+
+
+def _hits_taken(hits: Sequence[int], enemy: DamageCounts) -> Counter[int]:
+    """CA-13: the ways of each number of hits a side takes, over the enemy's rolls."""
     taken: Counter[int] = Counter()
-    for i, ways in enumerate(damage.ways):
-        taken[hits_from_damage(damage.low + i)] += ways
-    return {h: Rational(w, 6**damage.dice) for h, w in sorted(taken.items()) if w}
+    for h, ways in zip(hits, enemy.ways, strict=True):
+        taken[h] += ways
+    return taken
+
+
+def _probabilities(ways: Mapping[int, int], dice: int) -> dict[int, Rational]:
+    rolls = 6**dice
+    return {value: _of_rolls(ways[value], dice, rolls) for value in sorted(ways) if ways[value]}
+
+
+def _of_rolls(ways: int, dice: int, rolls: int) -> Rational:
+    """`ways` of the `rolls = 6**dice` rolls, as an exact fraction. Only 2s and 3s can
+    divide both, so they are taken out directly: several times quicker than a gcd of
+    numbers thousands of bits long, for the thousands of fractions of a big battle."""
+    if not ways:
+        return Rational(0)
+    numerator, denominator = mpz(ways), rolls
+    for prime in (2, 3):
+        rest, times = remove(numerator, prime)
+        shared = min(times, dice)
+        numerator, denominator = rest * prime ** (times - shared), denominator // prime**shared
+    return Rational.from_coprime_ints(int(numerator), denominator)
 
 
 def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
@@ -102,7 +138,11 @@ def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
     ```
     """
     rolls = _explained(instance_of("battle", battle, Battle, "a Battle"))
-    return {role: _hits_taken(_damage_counts(rolls, role.enemy)) for role in Role}
+    odds: dict[str, dict[int, Rational]] = {}
+    for role in Role:
+        enemy = _damage_counts(rolls, role.enemy)
+        odds[role] = _probabilities(_hits_taken(_hits_each(enemy), enemy), enemy.dice)
+    return odds
 
 
 @dataclass(frozen=True)
@@ -132,9 +172,10 @@ def battle_odds(
     """Exact odds of every outcome of a battle, by convolution of the dice counts.
 
     Each side's Battle Damage is a sum of independent dice, counted exactly; hits follow
-    (CA-13), then `policy` assigns them (CA-15, CA-C9), and `verdict` decides the battle
-    (CA-16 to CA-18). Equal withdrawals are split by comparing the two Battle Damage
-    numbers in one sweep. `leadership` is the loser's check (CA-C5).
+    (CA-13), then `policy` assigns them (CA-15, CA-C9), hit by hit for a policy with a
+    `hit_order`, and `verdict` decides the battle (CA-16 to CA-18), once for each class
+    of alike pairs of sides. Equal withdrawals are split by comparing the two Battle
+    Damage numbers in one sweep. `leadership` is the loser's check (CA-C5).
 
     ```python
     from rulesref.campaign import Battle, Platoon, Side
@@ -152,15 +193,32 @@ def battle_odds(
     rolls = _explained(battle)
     damage = {role: _damage_counts(rolls, role) for role in Role}
     # the Battle Damage of a side decides the hits on the other one
-    after = {
-        role: _after_each_damage(battle.side(role).platoons, damage[role.enemy], policy)
-        for role in Role
-    }
-    decided = _decided(damage, after, battle.garrison)
-    return _odds(damage, after, decided, leadership.pass_probability, battle.garrison)
+    struck = {role: _struck(battle.side(role), damage[role.enemy], policy) for role in Role}
+    decided = _decided(damage, struck, battle.garrison)
+    return _odds(damage, struck, decided, leadership.pass_probability, battle.garrison)
 
 
 # What each Battle Damage does to the enemy: one summary per number of hits.
+
+
+class Struck(NamedTuple):
+    """What the enemy's Battle Damage does to a side (CA-13 to CA-16)."""
+
+    hits: Counter[int]  # ways of each number of hits, over the enemy's rolls
+    after: list[AfterHits]  # the side after its hits, for each of the enemy's Battle Damage
+    tally: Counter[AfterHits]  # ways of each summary in `after`
+
+
+def _struck(side: Side, enemy: DamageCounts, policy: Policy) -> Struck:
+    """CA-13 to CA-16: the side after its hits, for each Battle Damage of the enemy."""
+    each = _hits_each(enemy)
+    hits = _hits_taken(each, enemy)
+    routed = sum(p.steps_left for p in side.platoons) + 1  # any more hits rout it as well
+    after = _after_by_hits(side.platoons, policy, {min(h, routed) for h in hits})
+    tally: Counter[AfterHits] = Counter()
+    for h, ways in hits.items():
+        tally[after[min(h, routed)]] += ways
+    return Struck(hits, [after[min(h, routed)] for h in each], tally)
 
 
 def _summary(after: AfterHits) -> AfterHits:
@@ -168,17 +226,49 @@ def _summary(after: AfterHits) -> AfterHits:
     return AfterHits((), (), after.withdrawn, after.routed, after.fell_back, after.all_fubar)
 
 
-def _after_each_damage(
-    platoons: Sequence[Platoon], enemy: DamageCounts, policy: Policy
-) -> list[AfterHits]:
-    """CA-13 to CA-16: the side after its hits, for each Battle Damage of the enemy."""
-    capacity = sum(p.steps_left for p in platoons)
-    hits = [min(hits_from_damage(enemy.low + i), capacity + 1) for i in range(len(enemy.ways))]
-    after = {}
-    for h in sorted(set(hits)):
-        chosen = policy(platoons, h) if h <= capacity else None
-        after[h] = _summary(assign_hits(platoons, h, chosen))
-    return [after[h] for h in hits]
+def _after_by_hits(
+    platoons: Sequence[Platoon], policy: Policy, hits: Collection[int]
+) -> dict[int, AfterHits]:
+    """CA-14 to CA-16: the side after each number of `hits`, assigned by `policy`."""
+    order = hit_order(policy, platoons)
+    if order is None:  # a policy of the caller's own: asked once for each number of hits
+        capacity = sum(p.steps_left for p in platoons)
+        return {
+            h: _summary(assign_hits(platoons, h, policy(platoons, h) if h <= capacity else None))
+            for h in hits
+        }
+    after = _after_each_hit(platoons, order)
+    return {h: after[h] for h in hits}
+
+
+def _after_each_hit(platoons: Sequence[Platoon], order: Sequence[int]) -> list[AfterHits]:
+    """CA-14 to CA-16, CA-C13: the side after 0, 1, 2, ... hits given in `order` (one
+    platoon per hit), counted as the hits come: a hit that leaves a platoon one step makes
+    it FUBAR, one that leaves none withdraws it; the last entry, one hit more than the side
+    can take, is the rout (CA-16: every platoon withdraws). The same summaries as
+    `assign_hits`, in time linear in the hits, one record for each distinct summary.
+    """
+    left = [p.steps_left for p in platoons]
+    remaining = sum(1 for steps in left if steps)  # platoons still in the battle
+    above_fubar = sum(1 for steps in left if steps > 1)
+    withdrawn = 0
+    alike: dict[tuple[int, bool, bool], AfterHits] = {}
+
+    def summary() -> AfterHits:
+        key = (withdrawn, not remaining, bool(remaining) and not above_fubar)
+        if key not in alike:
+            alike[key] = AfterHits((), (), *key[:1], False, *key[1:])
+        return alike[key]
+
+    after = [summary()]
+    for index in order:
+        left[index] -= 1
+        above_fubar -= left[index] == 1
+        if not left[index]:
+            remaining, withdrawn = remaining - 1, withdrawn + 1
+        after.append(summary())
+    after.append(replace(after[-1], routed=True))
+    return after
 
 
 # The verdict of every pair of summaries, counted: ways over all the dice of the battle.
@@ -196,10 +286,10 @@ Decide = Callable[[AfterHits, AfterHits, int, int], None]
 
 
 def _decided(
-    damage: Mapping[Role, DamageCounts], after: Mapping[Role, list[AfterHits]], garrison: bool
+    damage: Mapping[Role, DamageCounts], struck: Mapping[Role, Struck], garrison: bool
 ) -> Counter[Decided]:
     """CA-16 to CA-18, CA-20: the ways of each verdict, from one pair of each class."""
-    tally = {role: _tally(after[role], damage[role.enemy].ways) for role in Role}
+    tally = {role: struck[role].tally for role in Role}
     decided: Counter[Decided] = Counter()
 
     def decide(attacker: AfterHits, defender: AfterHits, order: int, ways: int) -> None:
@@ -209,15 +299,8 @@ def _decided(
 
     _one_gone(tally, decide)
     _unequal_withdrawals(tally, decide)
-    _equal_withdrawals(damage, after, tally, decide)
+    _equal_withdrawals(damage, struck, decide)
     return decided
-
-
-def _tally(after: Sequence[AfterHits], ways: Sequence[int]) -> Counter[AfterHits]:
-    tally: Counter[AfterHits] = Counter()
-    for summary, count in zip(after, ways, strict=True):
-        tally[summary] += count
-    return tally
 
 
 def _one_gone(tally: Mapping[Role, Counter[AfterHits]], decide: Decide) -> None:
@@ -255,14 +338,12 @@ def _unequal_withdrawals(tally: Mapping[Role, Counter[AfterHits]], decide: Decid
 
 
 def _equal_withdrawals(
-    damage: Mapping[Role, DamageCounts],
-    after: Mapping[Role, list[AfterHits]],
-    tally: Mapping[Role, Counter[AfterHits]],
-    decide: Decide,
+    damage: Mapping[Role, DamageCounts], struck: Mapping[Role, Struck], decide: Decide
 ) -> None:
     """CA-18, CA-C6: equal withdrawals, split by comparing the two Battle Damage numbers
     in one sweep over the attacker's (which decides the defender's hits)."""
-    greater, equal = _damage_comparison(damage, after)
+    greater, equal = _damage_comparison(damage, struck)
+    tally = {role: struck[role].tally for role in Role}
     alike: defaultdict[int, list[AfterHits]] = defaultdict(list)  # attackers by withdrawals
     for attacker in tally[Role.ATTACKER]:
         if not attacker.fell_back:
@@ -279,11 +360,12 @@ def _equal_withdrawals(
 
 
 def _damage_comparison(
-    damage: Mapping[Role, DamageCounts], after: Mapping[Role, list[AfterHits]]
+    damage: Mapping[Role, DamageCounts], struck: Mapping[Role, Struck]
 ) -> tuple[Counter[AfterHits], Counter[AfterHits]]:
     """For each defender summary, the ways with equal withdrawals where the attacker's
     Battle Damage is greater than the defender's, and where they are equal."""
     attack, defence = damage[Role.ATTACKER], damage[Role.DEFENDER]
+    attacker_after, defender_after = struck[Role.ATTACKER].after, struck[Role.DEFENDER].after
     greater: Counter[AfterHits] = Counter()
     equal: Counter[AfterHits] = Counter()
     below: Counter[int] = Counter()  # defender Battle Damage below x, by attacker withdrawals
@@ -291,15 +373,15 @@ def _damage_comparison(
     for i, ways in enumerate(attack.ways):
         x = attack.low + i
         while j < len(defence.ways) and defence.low + j < x:
-            if not after[Role.ATTACKER][j].fell_back:
-                below[after[Role.ATTACKER][j].withdrawn] += defence.ways[j]
+            if not attacker_after[j].fell_back:
+                below[attacker_after[j].withdrawn] += defence.ways[j]
             j += 1
-        defender = after[Role.DEFENDER][i]
+        defender = defender_after[i]
         if defender.fell_back or not ways:
             continue
         greater[defender] += ways * below[defender.withdrawn]
         if j < len(defence.ways) and defence.low + j == x:
-            attacker = after[Role.ATTACKER][j]
+            attacker = attacker_after[j]
             if not attacker.fell_back and attacker.withdrawn == defender.withdrawn:
                 equal[defender] += ways * defence.ways[j]
     return greater, equal
@@ -310,7 +392,7 @@ def _damage_comparison(
 
 def _odds(
     damage: Mapping[Role, DamageCounts],
-    after: Mapping[Role, list[AfterHits]],
+    struck: Mapping[Role, Struck],
     decided: Counter[Decided],
     pass_probability: Rational,
     garrison: bool,
@@ -335,8 +417,8 @@ def _odds(
             outcomes[_ending(found.verdict, fate_of)] += part
     return BattleOdds(
         {role: _exact_counts(damage[role]) for role in Role},
-        {role: _hits_taken(damage[role.enemy]) for role in Role},
-        {role: _routed(after[role], damage[role.enemy]) for role in Role},
+        {role: _probabilities(struck[role].hits, damage[role.enemy].dice) for role in Role},
+        {role: _routed(struck[role].tally, damage[role.enemy]) for role in Role},
         {who: Rational(w, rolls) for who, w in victor.items()},
         {role: Rational(w, rolls) for role, w in must_check.items()},
         {role: {f: Rational(w, rolls * out_of) for f, w in fate[role].items()} for role in Role},
@@ -355,10 +437,10 @@ def _ending(found: Verdict, fate_of: Mapping[Role, Fate]) -> str:
 
 
 def _exact_counts(damage: DamageCounts) -> dict[int, Rational]:
-    return {damage.low + i: Rational(w, 6**damage.dice) for i, w in enumerate(damage.ways) if w}
+    return _probabilities(dict(enumerate(damage.ways, damage.low)), damage.dice)
 
 
-def _routed(after: Sequence[AfterHits], enemy: DamageCounts) -> Rational:
+def _routed(tally: Counter[AfterHits], enemy: DamageCounts) -> Rational:
     """CA-16: the probability that the side cannot take all its hits."""
-    ways = sum(w for summary, w in zip(after, enemy.ways, strict=True) if summary.routed)
-    return Rational(ways, 6**enemy.dice)
+    ways = sum(w for summary, w in tally.items() if summary.routed)
+    return _of_rolls(ways, enemy.dice, 6**enemy.dice)
