@@ -82,6 +82,7 @@ __all__ = [
     "army_supply",
     "hq_surrenders",
     "AfterSurrender",
+    "SurrenderChoice",
     "after_hq_surrender",
     "out_of_supply",
     "may_withdraw_voluntarily",
@@ -1189,7 +1190,14 @@ class AfterSurrender:
     clause: str = "CA-24"
 
 
-def after_hq_surrender(choice: str) -> AfterSurrender:
+class SurrenderChoice(_Word):
+    """What a player may do once their Mission HQ has surrendered (CA-24)."""
+
+    CONCEDE = "concede"
+    FIGHT_ON = "fight on"
+
+
+def after_hq_surrender(choice: SurrenderChoice | str) -> AfterSurrender:
     """CA-24: after its HQ surrenders, a side may concede, or fight on without supply.
 
     ```python
@@ -1199,8 +1207,8 @@ def after_hq_surrender(choice: str) -> AfterSurrender:
     #> AfterSurrender(game_over=False, army_supplied=False, clause='CA-24')
     ```
     """
-    one_of("choice", choice, ("concede", "fight on"))
-    return AfterSurrender(game_over=choice == "concede", army_supplied=False)
+    chosen = _word("choice", choice, SurrenderChoice)
+    return AfterSurrender(game_over=chosen is SurrenderChoice.CONCEDE, army_supplied=False)
 
 
 def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:

@@ -863,7 +863,7 @@ def test_bad_dice_are_named():
 def test_the_words_of_the_rules_are_enums_that_equal_their_words():
     """CA-2, CA-14: string inputs keep working; a record stores the member, which prints
     and shows as the word, so published outputs are unchanged."""
-    from rulesref.campaign import ROLES, Fate, Kind, Role, Roll, State, Terrain
+    from rulesref.campaign import ROLES, Fate, Kind, Role, Roll, State, SurrenderChoice, Terrain
 
     guns = Platoon("artillery", "damaged")
     assert type(guns.kind) is Kind and guns.kind is Kind.ARTILLERY and guns.kind == "artillery"
@@ -876,6 +876,7 @@ def test_the_words_of_the_rules_are_enums_that_equal_their_words():
     )
     assert ROLES == ("attacker", "defender") and KINDS == tuple(Kind) and STATES == tuple(State)
     assert [role.enemy for role in Role] == [Role.DEFENDER, Role.ATTACKER]
+    assert after_hq_surrender(SurrenderChoice.CONCEDE) == after_hq_surrender("concede")
     result = resolve_battle(Battle(Side([INFANTRY]), Side([INFANTRY])), [6], [1])
     assert type(result.victor) is Role and type(result.defender.fate) is Fate
     odds = battle_odds(Battle(Side([INFANTRY]), Side([INFANTRY])))
