@@ -10,8 +10,8 @@ beside it (docs/hooks/api_aliases.py reads `MOVED`).
 ```python
 from rulesref.moved import MOVED
 
-print(MOVED.get("rulesref.leadership.cascade_probabilities", "not moved"))
-#> not moved
+print(MOVED["rulesref.leadership.cascade_probabilities"])
+#> rulesref.odds.cascade
 ```
 """
 
@@ -21,7 +21,10 @@ from importlib import import_module
 __all__ = ["MOVED", "moved_from"]
 
 # "old module.name": "new module". Never remove a line: someone's code imports it.
-MOVED: dict[str, str] = {}
+MOVED: dict[str, str] = {
+    "rulesref.leadership.Cascade": "rulesref.odds.cascade",
+    "rulesref.leadership.cascade_probabilities": "rulesref.odds.cascade",
+}
 
 
 def moved_from(module: str) -> Callable[[str], object]:

@@ -123,10 +123,9 @@ CASES = [
     ("casualties['A']", lambda: ld.cascade_probabilities(FORCE, {"A": -1})),
     ("prefer", lambda: ld.cascade_probabilities(FORCE, {}, prefer="A")),
     ("prefer must name", lambda: ld.cascade_probabilities(FORCE, {}, prefer=["Z"])),
-    (
-        "removed_figures_survive",
-        lambda: ld.cascade_probabilities(FORCE, {}, removed_figures_survive=1),
-    ),
+    ("removed_figures_survive", lambda: ld.Readings(removed_figures_survive=1)),
+    ("readings", lambda: ld.cascade_probabilities(FORCE, {}, readings={"x": 1})),
+    ("readings", lambda: ld.resolve_phase(FORCE, {}, {}, readings=True)),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [2, 5, 6]})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": []})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [7]})),

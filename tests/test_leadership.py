@@ -18,15 +18,15 @@ from rulesref.errors import RulesError
 from rulesref.leadership import (
     MAX_CASCADE_COMMAND_TESTS,
     MAX_CASCADE_TESTS,
-    Cascade,
     Command,
     Doctrine,
     Force,
     Leader,
+    Level,
+    Readings,
     Unit,
     best_leadership,
     break_test_trigger,
-    cascade_probabilities,
     chain_of_command_svg,
     command_must_test,
     force_must_test,
@@ -35,6 +35,9 @@ from rulesref.leadership import (
     must_take_break_test,
     resolve_phase,
 )
+from rulesref.odds.cascade import Cascade, cascade_probabilities
+
+OTHER = Readings(removed_figures_survive=True)  # LD-C5's other reading
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -167,7 +170,7 @@ def test_ld1_ld7_probability_matches_dice_enumeration(rerolls):
         expected = Rational(holds, len(rolls))
         assert leadership_test_probability(target, rerolls=rerolls) == expected
         assert leadership_test_probability(f"{target}+", rerolls=rerolls) == expected
-        assert Doctrine(rerolls=rerolls).hold_chance(target) == expected
+        assert Doctrine(rerolls=rerolls).hold_probability(target) == expected
 
 
 def test_ld1_known_values():
@@ -232,10 +235,10 @@ def test_ldc5_a_figure_in_a_removed_unit_no_longer_counts():
     dice = {"A": [1], "B": [1], "Platoon": [6], "force": [6]}
     test = command_test(force, {"A": 6, "B": 6}, dice)  # A failed: the Lt is gone with it
     assert (test.figure, test.target) == ("C", 6)  # LD-C9: the best ordinary models left
-    test = command_test(force, {"A": 6, "B": 6}, dice, removed_figures_survive=True)
+    test = command_test(force, {"A": 6, "B": 6}, dice, readings=OTHER)
     assert (test.figure, test.target) == ("Lt", 2)
     for option in (False, True):
-        assert_agrees(force, {"A": 6, "B": 6}, removed_figures_survive=option)
+        assert_agrees(force, {"A": 6, "B": 6}, readings=Readings(removed_figures_survive=option))
 
 
 def old_guard() -> tuple[Force, dict]:
@@ -252,11 +255,11 @@ def test_ldc5_a_living_leader_of_an_emptied_command_counts_only_in_the_other_rea
     dice = {"A": [1], "B": [1], "P": [6], "force": [1]}
     test = resolve_phase(force, casualties, dice).tests[-1]
     assert (test.level, test.figure, test.target) == ("force", "C", 6)
-    test = resolve_phase(force, casualties, dice, removed_figures_survive=True).tests[-1]
+    test = resolve_phase(force, casualties, dice, readings=OTHER).tests[-1]
     assert (test.level, test.figure, test.target) == ("force", "Major", 2)
     # over all the dice, resolve_phase and the cascade agree in both readings
     assert assert_agrees(force, casualties).force_breaks == Rational(875, 1296)
-    keep = assert_agrees(force, casualties, removed_figures_survive=True)
+    keep = assert_agrees(force, casualties, readings=OTHER)
     assert keep.force_breaks == Rational(775, 1296)
 
 
@@ -290,7 +293,7 @@ def test_ld4_units_then_commands_then_the_force():
     dice = {name: [1] * (d.rerolls + 1) for name, d in doctrines(force).items()}
     result = resolve_phase(force, casualties, dice)
     levels = [test.level for test in result.tests]
-    assert levels == sorted(levels, key=["unit", "command", "force"].index)
+    assert levels == sorted(levels, key=list(Level).index)
     assert [t.who for t in result.tests] == [
         "1st Squad",
         "2nd Squad",
@@ -526,7 +529,7 @@ def _consistent(force: Force) -> Force:
 @example(old_guard(), True)  # a command emptied in an earlier phase, its leader alive
 def test_cascade_matches_brute_force_on_small_forces(drawn, keep):
     force, casualties = drawn
-    odds = assert_agrees(force, casualties, removed_figures_survive=keep)
+    odds = assert_agrees(force, casualties, readings=Readings(removed_figures_survive=keep))
     values = [*odds.unit_removed.values(), *odds.command_removed.values(), odds.force_breaks]
     values += [*odds.unit_fails.values(), *odds.command_fails.values()]
     assert all(isinstance(p, Rational) and 0 <= p <= 1 for p in values)

@@ -10,8 +10,10 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = sorted(
-    f"rulesref.{path.stem}" for path in (ROOT / "rulesref").glob("*.py") if path.stem != "__init__"
+MODULES = sorted(  # every module of the package and of its subpackages (rulesref.odds, ...)
+    ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    for path in (ROOT / "rulesref").rglob("*.py")
+    if path.stem != "__init__"
 )
 FENCE = re.compile(r"^( *)(`{3,})python[^\n]*\n(.*?)^\1\2", re.S | re.M)
 
