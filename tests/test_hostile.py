@@ -102,7 +102,7 @@ CASES = [
         lambda: ld.Force(
             [
                 ld.Command(f"C{c}", [ld.Unit(f"U{c}-{u}", 1, 4) for u in range(101)])
-                for c in range(10)
+                for c in range(ld.MAX_UNITS // 100)
             ]
         ),
     ),

@@ -16,7 +16,6 @@ from sympy import Rational
 from rulesref.clauses import CLAUSES, Document
 from rulesref.errors import RulesError
 from rulesref.leadership import (
-    MAX_CASCADE_COMMAND_TESTS,
     MAX_CASCADE_TESTS,
     Command,
     Doctrine,
@@ -535,6 +534,67 @@ def test_cascade_matches_brute_force_on_small_forces(drawn, keep):
     assert all(isinstance(p, Rational) and 0 <= p <= 1 for p in values)
 
 
+@st.composite
+def alike_forces(draw):
+    """Two to four commands of one or two units drawn from two kinds (Leadership, re-rolls)
+    and two strengths, so that alike units and alike commands are common (the cascade
+    counts them together); independent leaders of ranks 1 to 4, or a leader in a unit, so
+    that the force may test on many figures; units wiped out, so that some losses are sure.
+    At most six units, so the brute force stays small."""
+    kinds = [(draw(st.integers(2, 6)), draw(st.integers(0, 2))) for _ in range(2)]
+    commands, casualties, count = [], {}, 0
+    for c in range(draw(st.integers(2, 4))):
+        units = []
+        for _ in range(draw(st.integers(1, 2 if c < 2 else 1))):
+            count += 1
+            target, rerolls = draw(st.sampled_from(kinds))
+            current = draw(st.sampled_from([4, 3, 1]))
+            units.append(Unit(f"u{count}", 4, target, current, Doctrine(rerolls)))
+            casualties[f"u{count}"] = draw(st.sampled_from([0, 1, 3, current]))
+        leaders = []
+        if draw(st.booleans()):
+            where = draw(st.sampled_from([None, units[0].name]))
+            leaders.append(Leader(f"l{c}", draw(st.integers(2, 6)), draw(st.integers(1, 4)), where))
+        commands.append(Command(f"c{c}", units, leaders, Doctrine(draw(st.integers(0, 1)))))
+    boss = [Leader("boss", draw(st.integers(2, 6)), draw(st.integers(1, 5)))]
+    force = Force(commands, boss if draw(st.booleans()) else [], Doctrine(draw(st.integers(0, 1))))
+    return force, {name: lost for name, lost in casualties.items() if lost <= after(force, name)}
+
+
+def after(force: Force, name: str) -> int:
+    return next(unit.current for unit in force.units if unit.name == name)
+
+
+@FAST
+@given(alike_forces(), st.booleans())
+def test_cascade_matches_brute_force_on_alike_units_and_commands(drawn, keep):
+    """The grouped counting (alike units, alike commands, sure losses, many figures the
+    force may test on) against the brute force."""
+    force, casualties = drawn
+    assert_agrees(force, casualties, readings=Readings(removed_figures_survive=keep))
+
+
+def test_identical_commands_match_brute_force():
+    """Four identical platoons whose every unit tests: one kind of command, as a power."""
+    commands = [
+        Command(f"P{c}", [Unit(f"A{c}", 4, "4+"), Unit(f"B{c}", 4, "5+")], [Leader(f"L{c}", 4, 2)])
+        for c in range(4)
+    ]
+    casualties = {f"{x}{c}": 3 for c in range(4) for x in "AB"}
+    odds = assert_agrees(Force(commands), casualties)
+    assert len(set(odds.unit_removed.values())) == 2  # alike units, alike answers
+
+
+def test_the_order_of_commands_does_not_matter():
+    """The products across commands are split in halves: any order, the same answers."""
+    force, casualties = b_company()
+    more = [*force.commands, Command("Reserve", [Unit("R1", 5, 3, current=3), Unit("R2", 5, 6)])]
+    casualties = casualties | {"R1": 2}
+    first = cascade_probabilities(Force(more, force.leaders, name="Co"), casualties)
+    again = cascade_probabilities(Force(more[::-1], force.leaders, name="Co"), casualties)
+    assert first == again
+
+
 @FAST
 @given(small_forces(consistent=True), st.data())
 def test_more_casualties_never_make_a_break_less_likely(drawn, data):
@@ -606,29 +666,28 @@ def test_seeded_simulation_agrees():
 
 
 def test_the_cascade_is_quick_at_its_limits():
-    """Not a benchmark (see benchmarks/cascade.py): the most Break tests the cascade takes,
-    each with re-rolls and its own Leadership, answer in seconds; one test more is refused,
-    in the force or in a command."""
+    """Not a benchmark (see benchmarks/cascade.py): the most Break tests the cascade takes
+    answer in seconds, all in one command, or spread over a hundred commands each of which
+    may leave the force testing on a leader of its own rank; one test more is refused."""
 
-    def force(sizes, rerolls=2):
-        commands, casualties = [], {}
-        for c, size in enumerate(sizes):
-            units = [
-                Unit(f"U{c}-{u}", 10, 2 + u % 5, doctrine=Doctrine(rerolls)) for u in range(50)
-            ]
-            leaders = [Leader(f"Lt{c}-{n}", 2 + n, 1 + n % 3, f"U{c}-{n}") for n in range(5)]
-            commands.append(Command(f"P{c}", units, leaders, Doctrine(rerolls)))
-            casualties |= {f"U{c}-{u}": 6 for u in range(size)}
-        return Force(commands, [Leader("Capt", 3, rank=4)], Doctrine(rerolls)), casualties
+    def force(commands, size, rerolls=2):
+        made, casualties = [], {}
+        for c in range(commands):
+            doctrine = Doctrine(rerolls)
+            units = [Unit(f"U{c}-{u}", 10, 2 + (c + u) % 5, doctrine=doctrine) for u in range(size)]
+            leader = Leader(f"Lt{c}", 2 + c % 5, rank=1 + c % 100)
+            made.append(Command(f"P{c}", units, [leader], doctrine))
+            casualties |= {unit.name: 6 for unit in units}
+        return Force(made, doctrine=Doctrine(rerolls)), casualties
 
-    assert (MAX_CASCADE_TESTS, MAX_CASCADE_COMMAND_TESTS) == (400, 30)
+    assert MAX_CASCADE_TESTS == 400
     start = time.process_time()
-    odds = cascade_probabilities(*force([30] * 13 + [10]))
-    assert 0 < odds.force_breaks < 1
-    assert time.process_time() - start < 30  # about 3 s on a quiet machine
-    for sizes, message in (([30] * 13 + [11], "401 so far"), ([31], "31 in command 'P0'")):
-        with pytest.raises(RulesError, match=f"^casualties must make at most 400 .*{message}"):
-            cascade_probabilities(*force(sizes, 0))
+    for shape in ((100, 4), (1, 400)):
+        odds = cascade_probabilities(*force(*shape))
+        assert 0 < odds.force_breaks < 1
+    assert time.process_time() - start < 30  # about a second on a quiet machine
+    with pytest.raises(RulesError, match="^casualties must make at most 400 .*got 401$"):
+        cascade_probabilities(*force(1, 401, 0))
 
 
 # Bad input: a clear error naming the problem
