@@ -646,12 +646,28 @@ def test_a_reroll_never_makes_the_force_more_likely_to_break(drawn, data):
     )
 
 
-def test_seeded_simulation_agrees():
-    force, casualties = b_company()
+def battalion() -> tuple[Force, dict[str, int]]:
+    """Six platoons of eight squads led by lieutenants of three ranks (some fighting in a
+    squad), seven squads of each testing or wiped out: alike units and alike commands, sure
+    losses, several figures the force may test on, at a size no brute force reaches."""
+    commands, casualties = [], {}
+    for c in range(6):
+        drilled = [Doctrine(int(u % 3 == 0)) for u in range(8)]
+        targets = [4 + c % 2 + (u % 2 if u > 3 else 0) for u in range(8)]
+        units = [Unit(f"S{c}-{u}", 6, targets[u], doctrine=drilled[u]) for u in range(8)]
+        where = units[0].name if c % 3 == 0 else None
+        leaders = [Leader(f"Lt{c}", 3 + c % 4, rank=1 + c % 3, unit=where)]
+        commands.append(Command(f"P{c}", units, leaders, Doctrine(c % 2)))
+        casualties |= {f"S{c}-{u}": 6 if u == 4 else 4 for u in range(7)}
+    return Force(commands), casualties
+
+
+@pytest.mark.parametrize("drawn, trials", [(b_company(), 6000), (battalion(), 3000)])
+def test_seeded_simulation_agrees(drawn, trials):
+    force, casualties = drawn
     odds = cascade_probabilities(force, casualties)
     rng = random.Random(20261130)
     rules = doctrines(force)
-    trials = 6000
     off = dict.fromkeys(rules, 0)
     for _ in range(trials):
         dice = {n: [rng.randint(1, 6) for _ in range(d.rerolls + 1)] for n, d in rules.items()}
