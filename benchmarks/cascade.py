@@ -1,75 +1,158 @@
-"""Time the exact cascade (`cascade_probabilities`, LD-4 to LD-12) on forces of growing size.
+"""Time the exact cascade (`cascade_probabilities`, LD-4 to LD-12) on forces of growing size,
+in several shapes, the hard ones included:
 
-Commands of ten units (one with its leader in it, Leadership 3+ to 5+, some with a
-re-rolling Doctrine), worn down by earlier phases (two units of each command already
-gone, two below half), then this phase about a third of the units take a Break test
-(some shot below half, some below half already and hit again) and one unit of each
-command is wiped out, so commands test and the force may break. A company commander
-leads the force. Prints the time of each size, and the growth from the size before as a power of the
-number of units (N^2: four times the time for twice the units).
+- `benchmark`: commands of ten units (one with its leader in it, Leadership 3+ to 5+, some
+  with a re-rolling Doctrine), worn down by earlier phases (two units of each command
+  already gone, two below half); this phase about a third of the units take a Break test
+  and one unit of each command is wiped out, so commands test and the force may break. A
+  company commander leads the force.
+- `one-command`: a single command whose every unit falls below half and tests, with
+  Leadership 3+ to 5+.
+- `distinct-ranks`: commands of ten units, each led by an independent leader of its own rank
+  (no company commander), every unit testing: the force may test on any of them.
+- `rerolls-10`: the benchmark force with ten re-rolls for every unit, command and the force.
+- `ranks-rerolls-10`: distinct ranks in commands of four units, with ten re-rolls
+  everywhere: the slowest shape we know (at 400 units, the limit of tests).
+- `mixed`: a seeded random mix of command sizes, Leadership, ranks, leaders in units,
+  re-rolls and casualties.
 
-    .venv/bin/python benchmarks/cascade.py [SIZES ...]
+Prints the seconds of each size (the best of a few runs), and the growth from the size
+before as a power of the number of units (N^2: four times the time for twice the units).
+The limit of Break tests (`MAX_CASCADE_TESTS`) is lifted: most of these forces have more.
+
+    .venv/bin/python benchmarks/cascade.py [SHAPE ...] [--sizes 100 1000 ...]
 """
 
-import sys
+import argparse
+import random
 import time
+from collections.abc import Callable
 from math import log
 
-from rulesref.leadership import Command, Doctrine, Force, Leader, Unit, cascade_probabilities
+from rulesref import leadership
+from rulesref.leadership import Command, Doctrine, Force, Leader, Unit
+from rulesref.odds import cascade
+from rulesref.odds.cascade import cascade_probabilities
 
-SIZES = (10, 50, 200, 1000)
 COMMAND_SIZE = 10
 DRILLED = Doctrine(rerolls=1, name="Drilled")
+Shape = Callable[[int], tuple[Force, dict[str, int]]]
 
 
-def make_force(units: int, *, company_commander: bool = True) -> tuple[Force, dict[str, int]]:
-    """A force of `units` units of ten models, and casualties that put a third below half."""
+def make_force(
+    units: int, *, company_commander: bool = True, rerolls: int | None = None
+) -> tuple[Force, dict[str, int]]:
+    """The `benchmark` shape: `units` units of ten models, a third of them testing."""
+    every = Doctrine(rerolls) if rerolls is not None else Doctrine()
     commands, casualties = [], {}
     for number in range(0, units, COMMAND_SIZE):
         squads = []
         for index in range(number, min(number + COMMAND_SIZE, units)):
-            doctrine = DRILLED if index % 7 == 0 else Doctrine()
+            doctrine = every if rerolls is not None else DRILLED if index % 7 == 0 else every
             slot = index - number
             current = {0: 10, 1: 0, 2: 0, 3: 4, 4: 3}.get(slot, 10)  # gone, gone, below half
-            leadership = 3 + index % 3
-            squads.append(Unit(f"squad {index}", 10, leadership, current, doctrine))
+            squads.append(Unit(f"squad {index}", 10, 3 + index % 3, current, doctrine))
             if slot in (0, 3, 4, 5):  # shot below half, or hit again while below it
                 casualties[f"squad {index}"] = 1 if slot in (3, 4) else 6 + index % 3
             elif slot == 6:
                 casualties[f"squad {index}"] = 10  # wiped out
         lieutenant = 3 + (number // COMMAND_SIZE) % 2  # 3+ and 4+ by turns
         leader = Leader(f"lieutenant {number}", lieutenant, rank=2, unit=squads[0].name)
-        commands.append(Command(f"platoon {number // COMMAND_SIZE}", squads, [leader]))
+        commands.append(Command(f"platoon {number // COMMAND_SIZE}", squads, [leader], every))
     leaders = [Leader("captain", 3, rank=3)] if company_commander else []
-    return Force(commands, leaders), casualties
+    return Force(commands, leaders, every), casualties
 
 
-def main(sizes: tuple[int, ...]) -> None:
-    for captain in (True, False):
-        who = (
-            "a company commander"
-            if captain
-            else "no company commander (the force tests on its best surviving lieutenant)"
-        )
-        print(f"With {who}:")
-        print(f"{'units':>6} {'tests':>6} {'seconds':>8} {'growth':>8}  force breaks")
+def one_command(units: int) -> tuple[Force, dict[str, int]]:
+    squads = [Unit(f"squad {n}", 10, 3 + n % 3) for n in range(units)]
+    lieutenant = Leader("lieutenant", 4, rank=2, unit="squad 0")
+    return Force([Command("horde", squads, [lieutenant])]), {s.name: 6 for s in squads}
+
+
+def distinct_ranks(
+    units: int, *, size: int = COMMAND_SIZE, rerolls: int = 0
+) -> tuple[Force, dict[str, int]]:
+    every = Doctrine(rerolls)
+    commands, casualties = [], {}
+    for number in range(0, units, size):
+        squads = [
+            Unit(f"squad {n}", 10, 3 + n % 3, doctrine=every) for n in range(number, number + size)
+        ]
+        c = number // size
+        leader = Leader(f"leader {c}", 2 + c % 5, rank=1 + c % leadership.MAX_RANK)
+        commands.append(Command(f"command {c}", squads, [leader], every))
+        casualties |= {s.name: 6 for s in squads}
+    return Force(commands, doctrine=every), casualties
+
+
+def mixed(units: int) -> tuple[Force, dict[str, int]]:
+    rng = random.Random(units)
+    commands, casualties, made = [], {}, 0
+    while made < units:
+        size = min(rng.randint(1, 40), units - made)
+        squads, leaders = [], []
+        for n in range(made, made + size):
+            starting = rng.randint(1, 12)
+            current = rng.randint(0, starting)
+            doctrine = Doctrine(rng.choice((0, 0, 1, 2, 10)), rng.random() < 0.05)
+            squads.append(Unit(f"u{n}", starting, rng.randint(2, 6), current, doctrine))
+            if current and rng.random() < 0.6:
+                casualties[f"u{n}"] = rng.randint(0, current)
+            if rng.random() < 0.1:
+                leaders.append(Leader(f"l{n}", rng.randint(2, 6), rng.randint(1, 6), f"u{n}"))
+        if rng.random() < 0.5:
+            leaders.append(Leader(f"lc{made}", rng.randint(2, 6), rng.randint(1, 9)))
+        commands.append(Command(f"c{made}", squads, leaders, Doctrine(rng.choice((0, 1, 3)))))
+        made += size
+    squads = commands[0].units
+    if not any(unit.in_play for command in commands for unit in command.units):
+        squads[0] = Unit(squads[0].name, 5, 4)
+        commands[0] = Command(commands[0].name, squads, commands[0].leaders)
+    return Force(commands, [Leader("general", 3, rank=7)], Doctrine(1)), casualties
+
+
+SHAPES: dict[str, tuple[Shape, tuple[int, ...]]] = {
+    "benchmark": (make_force, (10, 50, 200, 1000, 4000)),
+    "one-command": (one_command, (100, 200, 400, 1000, 4000)),
+    "distinct-ranks": (distinct_ranks, (100, 1000, 4000)),
+    "rerolls-10": (lambda units: make_force(units, rerolls=10), (200, 1000, 4000)),
+    "ranks-rerolls-10": (
+        lambda units: distinct_ranks(units, size=4, rerolls=10),
+        (100, 400, 1000),
+    ),
+    "mixed": (mixed, (100, 1000, 4000)),
+}
+
+
+def seconds(shape: Shape, size: int, repeat: int = 3) -> float:
+    force, casualties = shape(size)
+    best = float("inf")
+    for _ in range(repeat):
+        begin = time.perf_counter()
+        cascade_probabilities(force, casualties)
+        best = min(best, time.perf_counter() - begin)
+        if best > 1:
+            break
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("shapes", nargs="*", choices=[[], *SHAPES], default=list(SHAPES))
+    parser.add_argument("--sizes", nargs="+", type=int)
+    args = parser.parse_args()
+    cascade.MAX_CASCADE_TESTS = leadership.MAX_UNITS  # time it past its limit of tests
+    print(f"{'shape':<17} {'units':>6} {'seconds':>8} {'growth':>7}")
+    for name in args.shapes:
+        shape, sizes = SHAPES[name]
         previous = None
-        for size in sizes:
-            force, casualties = make_force(size, company_commander=captain)
-            begin = time.perf_counter()
-            odds = cascade_probabilities(force, casualties)
-            seconds = time.perf_counter() - begin
-            growth = (
-                ""
-                if previous is None
-                else f"N^{log(seconds / previous[0]) / log(size / previous[1]):.1f}"
-            )
-            tests = sum(1 for lost in casualties.values() if lost < 10)
-            print(
-                f"{size:>6} {tests:>6} {seconds:>8.3f} {growth:>8}  {float(odds.force_breaks):.3g}"
-            )
-            previous = seconds, size
+        for size in args.sizes or sizes:
+            took = seconds(shape, size)
+            power = log(took / previous[0]) / log(size / previous[1]) if previous else 0
+            growth = f"N^{power:.1f}" if previous else ""
+            print(f"{name:<17} {size:>6} {took:>8.3f} {growth:>7}", flush=True)
+            previous = took, size
 
 
 if __name__ == "__main__":
-    main(tuple(int(arg) for arg in sys.argv[1:]) or SIZES)
+    main()

@@ -99,10 +99,12 @@ _BR = "rulesref.break_test."
 _LD = "rulesref.leadership."
 _CA = "rulesref.campaign."
 _ST = "rulesref.standards."
+_CASCADE = "rulesref.odds.cascade."  # the exact odds of the LD rules
 
 
 def _entries(module: str, *rows: tuple[str, str, str]) -> list[Clause]:
-    """Clauses of one module: (id, title, the names in `module` that implement it)."""
+    """Clauses of one module: (id, title, the names in `module` that implement it, or
+    qualified names of another module, such as its exact odds)."""
     return [
         Clause(id, title, tuple(_qualified(module, name) for name in code.split()))
         for id, title, code in rows
@@ -154,7 +156,11 @@ _ALL = [
         ("LD-1", "One d6 against a target", "leadership_target leadership_test_probability"),
         ("LD-2", "A unit tests on its best model", "best_leadership Unit"),
         ("LD-3", "Commands and forces test on their senior figure", "Leader _figure_key"),
-        ("LD-4", "From the bottom of the chain upward", "resolve_phase cascade_probabilities"),
+        (
+            "LD-4",
+            "From the bottom of the chain upward",
+            f"resolve_phase {_CASCADE}cascade_probabilities",
+        ),
         ("LD-5", "Falling below half", "break_test_trigger must_take_break_test"),
         ("LD-6", "Hit again while below half", "break_test_trigger must_take_break_test"),
         (
@@ -164,24 +170,32 @@ _ALL = [
         ),
         ("LD-8", "What a command is", "Command"),
         ("LD-9", "When a command tests", "command_must_test resolve_phase"),
-        ("LD-10", "A failed command leaves the table", "resolve_phase _command_stage"),
-        ("LD-11", "When the force tests", "force_must_test Force resolve_phase _force_stage"),
-        ("LD-12", "A broken force loses", "resolve_phase _force_stage"),
+        ("LD-10", "A failed command leaves the table", f"resolve_phase {_CASCADE}_command_stage"),
+        (
+            "LD-11",
+            "When the force tests",
+            f"force_must_test Force resolve_phase {_CASCADE}_force_stage",
+        ),
+        ("LD-12", "A broken force loses", f"resolve_phase {_CASCADE}_force_stage"),
         ("LD-C1", "The best Leadership is the easiest target", "best_leadership"),
         ("LD-C2", "Below half means strictly below; one test per phase", "_falls_below_half"),
         (
             "LD-C3",
             "A unit removed by a failed test counts for its command at once",
-            "resolve_phase cascade_probabilities",
+            f"_command_test {_CASCADE}cascade_probabilities",
         ),
         (
             "LD-C4",
             "A removed command's units count for the force at once",
-            "resolve_phase cascade_probabilities",
+            f"_force_test {_CASCADE}cascade_probabilities",
         ),
-        ("LD-C5", "A figure in a removed unit no longer survives", "resolve_phase"),
+        ("LD-C5", "A figure in a removed unit no longer survives", "Readings _command_test"),
         ("LD-C6", "Re-rolls first, then ignoring", "leadership_test_probability"),
-        ("LD-C7", "Nothing left, nothing to test", "break_test_trigger resolve_phase"),
+        (
+            "LD-C7",
+            "Nothing left, nothing to test",
+            "break_test_trigger _unit_tests _command_test _force_test",
+        ),
         (
             "LD-C8",
             "Equal ranks: the best Leadership, unless the player says otherwise",

@@ -27,11 +27,11 @@ from rulesref.leadership import (
     Force,
     Leader,
     Unit,
-    cascade_probabilities,
     leadership_target,
     leadership_test_probability,
 )
 from rulesref.odds.battle import battle_odds
+from rulesref.odds.cascade import cascade_probabilities
 from rulesref.tables import percent, tables
 
 __all__ = ["main"]

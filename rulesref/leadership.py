@@ -2,7 +2,9 @@
 
 Source: "Leadership Tests", a d6 house-rules page (`000_180018a333809db2.txt`). The site
 restates each clause under its id; the code below implements each in one place.
-Clarifications LD-C1 to LD-C10 settle what the document leaves open.
+Clarifications LD-C1 to LD-C10 settle what the document leaves open; where one admits
+two readings, `Readings` picks one. The exact odds of a whole end of phase are computed by
+`rulesref.odds.cascade`.
 
 ```python
 from rulesref.leadership import leadership_test_probability
@@ -13,29 +15,29 @@ print(leadership_test_probability("4+"), leadership_test_probability(4, rerolls=
 """
 
 import re
-from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
-from math import gcd
-from operator import mul
 from typing import NamedTuple
 
 from rulesref.dice import probability_at_least, with_rerolls
 from rulesref.errors import (
     RulesError,
+    Word,
     instance_of,
-    one_of,
     sequence_of,
     text,
     whole_number,
+    word_of,
     yes_or_no,
 )
 from rulesref.exact import Rational
 from rulesref.moved import moved_from
 
 __all__ = [
+    "Level",
     "LEVELS",
+    "Readings",
     "leadership_target",
     "leadership_test_probability",
     "best_leadership",
@@ -53,20 +55,53 @@ __all__ = [
     "Removal",
     "PhaseResult",
     "resolve_phase",
-    "Cascade",
-    "cascade_probabilities",
 ]
 
 MAX_REROLLS = 10
 MAX_MODELS = 100_000
 MAX_RANK = 100
-MAX_UNITS = 1000  # in a command, and in the whole force
-# The Break tests of units one phase may hold for the exact cascade: the sizes it answers
-# within a second or two (measured: the cost grows with the cube of a command's tests).
+MAX_UNITS = 4000  # in a command, and in the whole force
+# The Break tests of units one phase may hold for the exact cascade, in the whole force
+# (a command may hold them all): the most it answers within about two seconds in the
+# slowest shape we know, where each of hundreds of commands may leave the force testing
+# on a figure of its own rank (benchmarks/cascade.py).
 MAX_CASCADE_TESTS = 400
-MAX_CASCADE_COMMAND_TESTS = 30
 WRITTEN = re.compile(r"([2-6])\+")
-LEVELS = ("unit", "command", "force")
+
+
+class Level(Word):
+    """LD-4: the three levels of the chain of command that take Break tests, bottom-up."""
+
+    UNIT = "unit"
+    COMMAND = "command"
+    FORCE = "force"
+
+
+LEVELS = tuple(Level)
+
+
+@dataclass(frozen=True)
+class Readings:
+    """How the clarifications that admit two readings are read; the defaults are the site's.
+
+    - `removed_figures_survive` (LD-C5): a figure in a unit that left the table still counts
+      as a surviving figure for LD-3 (default: no, he left with his unit).
+
+    ```python
+    from rulesref.leadership import Readings
+
+    print(Readings().removed_figures_survive, Readings(removed_figures_survive=True))
+    #> False Readings(removed_figures_survive=True)
+    ```
+    """
+
+    removed_figures_survive: bool = False
+
+    def __post_init__(self) -> None:
+        yes_or_no("removed_figures_survive", self.removed_figures_survive)
+
+
+READINGS = Readings()  # the site's
 
 
 def leadership_target(value: object, name: str = "target") -> int:
@@ -91,7 +126,7 @@ def leadership_target(value: object, name: str = "target") -> int:
 def leadership_test_probability(
     target: int | str, *, rerolls: int = 0, ignore: bool = False
 ) -> Rational:
-    """LD-1, LD-7: exact chance that a Leadership test holds: one d6 at or above `target`,
+    """LD-1, LD-7: exact probability that a Leadership test holds: one d6 at or above `target`,
     re-rolled up to `rerolls` times while it fails; `ignore=True` is a Doctrine that
     ignores a failure, so the test always holds (LD-C6).
 
@@ -109,12 +144,6 @@ def leadership_test_probability(
     return with_rerolls(probability_at_least(target, dice=1), rerolls)
 
 
-def _fail_weight(target: int, rerolls: int, ignores: bool) -> tuple[int, int]:
-    """The rolls (of 6**(rerolls+1) equally likely ones) on which a test fails for good."""
-    rolls = 6 ** (rerolls + 1)
-    return (0 if ignores else (target - 1) ** (rerolls + 1)), rolls
-
-
 def best_leadership(values: Sequence[int | str]) -> int:
     """LD-2 (LD-C1): a unit tests on its best Leadership, the easiest target; 2+ is best.
 
@@ -130,12 +159,13 @@ def best_leadership(values: Sequence[int | str]) -> int:
     return min(leadership_target(value, "leadership") for value in values)
 
 
-def _falls_below_half(start: int, before: int, after: int, names: tuple[str, str, str]) -> bool:
+def _falls_below_half(start: int, before: int, after: int, counted: str = "") -> bool:
     """Below half of `start` at the end of a phase, having just fallen there or lost more
-    (strictly below: LD-C2), with the counts checked first."""
-    whole_number(names[0], start, 1, MAX_MODELS)
-    whole_number(names[1], before, 0, start)
-    whole_number(names[2], after, 0, before)
+    (strictly below: LD-C2), with the counts checked first; `counted` ends their names
+    (`"_units"`: start_units, ...)."""
+    whole_number(f"start{counted}", start, 1, MAX_MODELS)
+    whole_number(f"before{counted}", before, 0, start)
+    whole_number(f"after{counted}", after, 0, before)
     return _below_half(start, before, after)
 
 
@@ -157,7 +187,7 @@ def break_test_trigger(start: int, before: int, after: int) -> str | None:
     #> LD-5 LD-6 None
     ```
     """
-    if not _falls_below_half(start, before, after, ("start", "before", "after")):
+    if not _falls_below_half(start, before, after):
         return None
     return "LD-5" if 2 * before >= start else "LD-6"
 
@@ -189,9 +219,7 @@ def command_must_test(start_units: int, before_units: int, after_units: int) -> 
     #> True False False
     ```
     """
-    return _falls_below_half(
-        start_units, before_units, after_units, ("start_units", "before_units", "after_units")
-    )
+    return _falls_below_half(start_units, before_units, after_units, "_units")
 
 
 def force_must_test(start_units: int, before_units: int, after_units: int) -> bool:
@@ -204,9 +232,7 @@ def force_must_test(start_units: int, before_units: int, after_units: int) -> bo
     #> True False
     ```
     """
-    return _falls_below_half(
-        start_units, before_units, after_units, ("start_units", "before_units", "after_units")
-    )
+    return _falls_below_half(start_units, before_units, after_units, "_units")
 
 
 @dataclass(frozen=True)
@@ -222,9 +248,13 @@ class Doctrine:
         yes_or_no("ignores", self.ignores)
         text("doctrine name", self.name, empty=True)
 
-    def hold_chance(self, target: int | str) -> Rational:
-        """The chance that a test on `target` holds with this Doctrine."""
+    def hold_probability(self, target: int | str) -> Rational:
+        """The probability that a test on `target` holds with this Doctrine."""
         return leadership_test_probability(target, rerolls=self.rerolls, ignore=self.ignores)
+
+    def hold_chance(self, target: int | str) -> Rational:
+        """`hold_probability` by its old name, kept for code that calls it."""
+        return self.hold_probability(target)
 
 
 NO_DOCTRINE = Doctrine()
@@ -462,10 +492,10 @@ def _unit_target(unit: Unit, leaders: Sequence[Leader]) -> int:
 
 @dataclass(frozen=True)
 class Test:
-    """One Break test as rolled (LD-7): who, why, on whose Leadership, the dice, the verdict."""
+    """One Break test as rolled (LD-7): who, why, on whose Leadership, the dice, the outcome."""
 
     who: str
-    level: str  # "unit", "command" or "force"
+    level: Level
     clause: str  # the trigger: LD-5, LD-6, LD-9 or LD-11
     figure: str  # whose Leadership (LD-2, LD-3)
     target: int
@@ -483,7 +513,7 @@ class Removal:
     """Something taken off the board this phase, and the clause that took it."""
 
     who: str
-    level: str
+    level: Level
     clause: str
     reason: str
 
@@ -496,14 +526,20 @@ class PhaseResult:
     removed: tuple[Removal, ...]
     force_broken: bool
 
-    def gone(self, level: str) -> set[str]:
-        one_of("level", level, LEVELS)
-        return {removal.who for removal in self.removed if removal.level == level}
+    def gone(self, level: Level | str) -> set[str]:
+        level = word_of("level", level, Level)
+        return {removal.who for removal in self.removed if removal.level is level}
 
 
-def _roll(
-    who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence[int]]
-) -> tuple[tuple[int, ...], bool, bool]:
+class Roll(NamedTuple):
+    """The d6 results one test used, and how it ended (LD-7, LD-C6)."""
+
+    rolls: tuple[int, ...]
+    passed: bool
+    ignored: bool
+
+
+def _roll(who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence[int]]) -> Roll:
     """LD-1, LD-7: roll, re-roll while failing and re-rolls remain, then maybe ignore.
 
     No more dice than a roll and its re-rolls: re-rolls given in advance and not needed
@@ -522,10 +558,127 @@ def _roll(
             raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
         used.append(face)
         if face >= target:
-            return tuple(used), True, False
+            return Roll(tuple(used), True, False)
     if len(used) < needed and not doctrine.ignores:
         raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}: it needs a re-roll")
-    return tuple(used), False, doctrine.ignores
+    return Roll(tuple(used), False, doctrine.ignores)
+
+
+def _checked_dice(force: Force, dice: Mapping[str, Sequence[int]]) -> Mapping[str, Sequence[int]]:
+    """The dice, if they are keyed by names of testers of the force (each is checked as rolled)."""
+    if not isinstance(dice, Mapping):
+        raise RulesError(f"dice must map names to d6 results, got {dice!r}")
+    testers = {force.name, *(c.name for c in force.commands), *(u.name for u in force.units)}
+    for name in dice:
+        if name not in testers:
+            raise RulesError(f"dice must name units, commands or the force, got {name!r}")
+    return dice
+
+
+@dataclass
+class _Phase:
+    """One end of phase as it is played: the dice, and the tests and removals so far."""
+
+    dice: Mapping[str, Sequence[int]]
+    prefer: frozenset[str]
+    readings: Readings
+    tests: list[Test] = field(default_factory=list)
+    removed: list[Removal] = field(default_factory=list)
+
+    def holds(self, who: str, level: Level, clause: str, claim: Claim, doctrine: Doctrine) -> bool:
+        """LD-7: roll `who`'s test on `claim`'s Leadership and record it; whether it holds."""
+        roll = _roll(who, _target(claim), doctrine, self.dice)
+        self.tests.append(Test(who, level, clause, claim.name, _target(claim), *roll))
+        return roll.passed or roll.ignored
+
+    def failed(self, who: str, level: Level, clause: str, trigger: str) -> None:
+        """Remove `who` for the test just failed, which `trigger` called for."""
+        last = self.tests[-1]
+        rolled = ", ".join(map(str, last.rolls))
+        if level is Level.UNIT:
+            reason = f"failed its Break test ({trigger}): rolled {rolled}, needed {last.target}+"
+        else:
+            reason = f"failed its Break test ({trigger}) on {last.figure}'s {last.target}+"
+            reason += ": the side loses" if level is Level.FORCE else f": rolled {rolled}"
+        self.removed.append(Removal(who, level, clause, reason))
+
+    def remove(self, who: str, level: Level, clause: str, reason: str) -> None:
+        self.removed.append(Removal(who, level, clause, reason))
+
+
+class Standing(NamedTuple):
+    """A command after its test (LD-9, LD-10): its units left, and its senior figure."""
+
+    units_left: int
+    senior: Claim
+
+
+def _unit_tests(force: Force, after: Mapping[str, int], phase: _Phase) -> dict[str, bool]:
+    """LD-5 to LD-7: every unit that must test does, at the end of the phase; whether each
+    unit in play is still in play after its test."""
+    standing: dict[str, bool] = {}
+    for command, unit in ((c, u) for c in force.commands for u in c.units):
+        if not unit.in_play:
+            continue
+        if after[unit.name] == 0:
+            phase.remove(unit.name, Level.UNIT, "LD-C7", "no model left: destroyed")
+            standing[unit.name] = False
+            continue
+        clause = break_test_trigger(unit.starting, unit.current, after[unit.name])
+        claim = _figure_key(0, _unit_target(unit, command.leaders), unit.name, phase.prefer)
+        standing[unit.name] = not clause or phase.holds(
+            unit.name, Level.UNIT, clause, claim, unit.doctrine
+        )
+        if clause and not standing[unit.name]:
+            phase.failed(unit.name, Level.UNIT, "LD-7", clause)
+    return standing
+
+
+def _command_test(
+    command: Command, after: Mapping[str, int], standing: Mapping[str, bool], phase: _Phase
+) -> Standing:
+    """LD-8 to LD-10: a command tests after its units, counting this phase's lost ones (LD-C3)."""
+    before = sum(unit.in_play for unit in command.units)
+    left = [unit for unit in command.units if standing.get(unit.name)]
+    kept = [u for u in command.units if after[u.name] > 0 and u.in_play]
+    figures = kept if phase.readings.removed_figures_survive else left  # LD-C5
+    senior = max(
+        [_independent_key(command.leaders, phase.prefer)]
+        + [_unit_key(unit, command.leaders, phase.prefer) for unit in figures]
+    )
+    gone = Standing(0, senior if phase.readings.removed_figures_survive else NOBODY)
+    if before == 0:  # gone in an earlier phase; its living independent leaders may stay
+        return gone
+    if not left:
+        phase.remove(command.name, Level.COMMAND, "LD-C7", "no unit left")
+        return gone
+    if command_must_test(len(command.units), before, len(left)) and not phase.holds(
+        command.name, Level.COMMAND, "LD-9", senior, command.doctrine
+    ):
+        phase.failed(command.name, Level.COMMAND, "LD-10", "LD-9")
+        for unit in left:
+            reason = f"its command {command.name} failed its Break test"
+            phase.remove(unit.name, Level.UNIT, "LD-10", reason)
+        return gone
+    return Standing(len(left), senior)
+
+
+def _force_test(force: Force, commands: Sequence[Standing], phase: _Phase) -> bool:
+    """LD-11, LD-12: last, the force, counting the units of removed commands (LD-C4);
+    whether it breaks."""
+    start = len(force.units)
+    before = sum(unit.in_play for unit in force.units)
+    units_left = sum(command.units_left for command in commands)
+    senior = max([_independent_key(force.leaders, phase.prefer)] + [c.senior for c in commands])
+    if units_left == 0:
+        phase.remove(force.name, Level.FORCE, "LD-C7", "no unit left: the side loses")
+        return True
+    broken = force_must_test(start, before, units_left) and not phase.holds(
+        force.name, Level.FORCE, "LD-11", senior, force.doctrine
+    )
+    if broken:
+        phase.failed(force.name, Level.FORCE, "LD-12", "LD-11")
+    return broken
 
 
 def resolve_phase(
@@ -534,13 +687,13 @@ def resolve_phase(
     dice: Mapping[str, Sequence[int]],
     *,
     prefer: Collection[str] = (),
-    removed_figures_survive: bool = False,
+    readings: Readings = READINGS,
 ) -> PhaseResult:
     """LD-4 to LD-12: the end of a phase, bottom-up: units, then commands, then the force.
 
     `dice` maps the name of each unit, command or force that tests to its d6 results in
     order (a roll, then re-rolls). `prefer` names figures the player picks among equally
-    ranked ones (LD-C8); `removed_figures_survive=True` is the other reading of LD-C5.
+    ranked ones (LD-C8); `readings` picks the reading of LD-C5.
 
     ```python
     from rulesref.leadership import Command, Force, Unit, resolve_phase
@@ -554,384 +707,15 @@ def resolve_phase(
     ```
     """
     after = _after(force, casualties)
-    prefer = _preferred(force, prefer)
-    yes_or_no("removed_figures_survive", removed_figures_survive)
-    if not isinstance(dice, Mapping):
-        raise RulesError(f"dice must map names to d6 results, got {dice!r}")
-    testers = {force.name, *(c.name for c in force.commands), *(u.name for u in force.units)}
-    for name in dice:
-        if name not in testers:
-            raise RulesError(f"dice must name units, commands or the force, got {name!r}")
-    tests: list[Test] = []
-    removed: list[Removal] = []
-
-    def test(who: str, level: str, clause: str, key: Claim, doctrine: Doctrine) -> bool:
-        rolls, passed, ignored = _roll(who, _target(key), doctrine, dice)
-        tests.append(Test(who, level, clause, key.name, _target(key), rolls, passed, ignored))
-        return passed or ignored
-
-    # LD-5 to LD-7: every unit that must test, at the end of the phase
-    standing: dict[str, bool] = {}  # in play after the unit tests
-    for command, unit in ((c, u) for c in force.commands for u in c.units):
-        if not unit.in_play:
-            continue
-        if after[unit.name] == 0:
-            removed.append(Removal(unit.name, "unit", "LD-C7", "no model left: destroyed"))
-            standing[unit.name] = False
-            continue
-        clause = break_test_trigger(unit.starting, unit.current, after[unit.name])
-        key = _figure_key(0, _unit_target(unit, command.leaders), unit.name, prefer)
-        standing[unit.name] = not clause or test(unit.name, "unit", clause, key, unit.doctrine)
-        if not standing[unit.name]:
-            last = tests[-1]
-            reason = f"failed its Break test ({clause}): rolled {', '.join(map(str, last.rolls))}"
-            removed.append(Removal(unit.name, "unit", "LD-7", f"{reason}, needed {last.target}+"))
-
-    # LD-8 to LD-10: then every command, counting this phase's lost units (LD-C3)
-    survivors: dict[str, tuple[int, Claim]] = {}  # command: (units left, best figure)
-    for command in force.commands:
-        before = sum(unit.in_play for unit in command.units)
-        left = [unit for unit in command.units if standing.get(unit.name)]
-        kept = [u for u in command.units if after[u.name] > 0 and u.in_play]
-        figures = kept if removed_figures_survive else left
-        key = max(
-            [_independent_key(command.leaders, prefer)]
-            + [_unit_key(unit, command.leaders, prefer) for unit in figures]
-        )
-        if before == 0:  # gone in an earlier phase; its living independent leaders may stay
-            survivors[command.name] = (0, key if removed_figures_survive else NOBODY)
-            continue
-        if not left:
-            removed.append(Removal(command.name, "command", "LD-C7", "no unit left"))
-            survivors[command.name] = (0, key if removed_figures_survive else NOBODY)
-            continue
-        if command_must_test(len(command.units), before, len(left)) and not test(
-            command.name, "command", "LD-9", key, command.doctrine
-        ):
-            last = tests[-1]
-            removed.append(
-                Removal(
-                    command.name,
-                    "command",
-                    "LD-10",
-                    f"failed its Break test (LD-9) on {last.figure}'s {last.target}+: "
-                    f"rolled {', '.join(map(str, last.rolls))}",
-                )
-            )
-            for unit in left:
-                reason = f"its command {command.name} failed its Break test"
-                removed.append(Removal(unit.name, "unit", "LD-10", reason))
-            survivors[command.name] = (0, key if removed_figures_survive else NOBODY)
-            continue
-        survivors[command.name] = (len(left), key)
-
-    # LD-11, LD-12: last, the force, counting the units of removed commands (LD-C4)
-    start = len(force.units)
-    before = sum(unit.in_play for unit in force.units)
-    units_left = sum(units for units, _ in survivors.values())
-    key = max([_independent_key(force.leaders, prefer)] + [k for _, k in survivors.values()])
-    if units_left == 0:
-        removed.append(Removal(force.name, "force", "LD-C7", "no unit left: the side loses"))
-        return PhaseResult(tuple(tests), tuple(removed), True)
-    broken = force_must_test(start, before, units_left) and not test(
-        force.name, "force", "LD-11", key, force.doctrine
+    phase = _Phase(
+        _checked_dice(force, dice),
+        _preferred(force, prefer),
+        instance_of("readings", readings, Readings, "a Readings"),
     )
-    if broken:
-        last = tests[-1]
-        reason = f"failed its Break test (LD-11) on {last.figure}'s {last.target}+: the side loses"
-        removed.append(Removal(force.name, "force", "LD-12", reason))
-    return PhaseResult(tuple(tests), tuple(removed), broken)
-
-
-@dataclass(frozen=True)
-class Cascade:
-    """The exact odds of one end of phase (LD-4 to LD-12), by unit, command and force.
-
-    `unit_fails` and `command_fails`: the chance of failing its own Break test (0 when it
-    does not test). `unit_removed` and `command_removed`: the chance of being off the
-    board when the phase is over, for whatever reason: its own test, its command's, the
-    force's (LD-12 removes everything), or no model left. `force_breaks`: the chance that
-    the force fails its test or has no unit left, and the side loses.
-    """
-
-    unit_fails: Mapping[str, Rational]
-    unit_removed: Mapping[str, Rational]
-    command_fails: Mapping[str, Rational]
-    command_removed: Mapping[str, Rational]
-    force_breaks: Rational
-
-
-# The exact cascade's weights of a command's states: (units lost or left, best figure).
-States = dict[tuple[int, Claim], int]
-Testing = tuple[Unit, int, Claim]  # a unit that tests, its target, its claim
-
-
-class _Staged(NamedTuple):
-    """A command's part of the exact cascade, its units' tests and its own done."""
-
-    command: Command
-    outcomes: States  # (units left, best figure), over `den`
-    den: int
-    holders: dict[str, States]  # a testing unit's weights of holding, over `holders_den`
-    holders_den: int
-    safe: list[str]  # its units with models left that do not test
-
-
-def _unit_stage(
-    base: Claim, testing: Sequence[Testing], keep: bool, holding: Unit | None = None
-) -> tuple[States, int]:
-    """Joint weights of (units lost to failed tests, best surviving figure) of a command,
-    one testing unit at a time; `holding` counts only the rolls on which that unit holds."""
-    states: States = {(0, base): 1}
-    rolls = 1
-    for unit, target, key in testing:
-        fail, out_of = _fail_weight(target, unit.doctrine.rerolls, unit.doctrine.ignores)
-        hold, fail = out_of - fail, (0 if unit is holding else fail)
-        new: States = defaultdict(int)
-        for (lost, best), weight in states.items():
-            if hold:
-                new[lost, max(best, key)] += weight * hold
-            if fail:
-                new[lost + 1, max(best, key) if keep else best] += weight * fail
-        states, rolls = new, rolls * out_of
-    return states, rolls
-
-
-def _command_stage(
-    states: States, command: Command, before: int, wiped: int, keep: bool
-) -> tuple[States, int, int]:
-    """LD-9, LD-10 on the unit stage's weights: (units left, best figure) after the command's
-    test, with the weight of failing it. Units left 0 means the command is gone."""
-    doctrine = command.doctrine
-    out_of = 6 ** (doctrine.rerolls + 1)
-    outcomes: States = defaultdict(int)
-    fails = 0
-    for (lost, best), weight in states.items():
-        left, gone = before - wiped - lost, (best if keep else NOBODY)
-        if left and _below_half(len(command.units), before, left):
-            fail = _fail_weight(_target(best), doctrine.rerolls, doctrine.ignores)[0]
-            outcomes[left, best] += weight * (out_of - fail)
-            outcomes[0, gone] += weight * fail
-            fails += weight * fail
-        else:
-            outcomes[(left, best) if left else (0, gone)] += weight * out_of
-    return outcomes, fails, out_of
-
-
-def _convolve(acc: list[int], arr: list[int], top: int) -> list[int]:
-    """Distribution of a sum of unit counts, the last index standing for `top` or more."""
-    out = [0] * (top + 1)
-    for shift, weight in enumerate(arr):
-        if weight:
-            below = top - shift  # acc[a] with a < below lands below the top bucket
-            if below > 0:
-                out[shift:top] = [o + a * weight for o, a in zip(out[shift:top], acc, strict=False)]
-            out[top] += weight * sum(acc[max(below, 0) :])
-    return out
-
-
-def _at_most(pre: list[int], suf_cdf: list[int], x: int) -> int:
-    """Weight of (prefix + suffix) <= x, from the prefix and the suffix's cumulative sums."""
-    return sum(map(mul, pre[: x + 1], reversed(suf_cdf[: x + 1]))) if x >= 0 else 0
-
-
-def _products(values: list[int]) -> tuple[list[int], list[int]]:
-    """Products of the first i values, and of the values from i on, for every i."""
-    before, after = [1], [1]
-    for value in values:
-        before.append(before[-1] * value)
-    for value in reversed(values):
-        after.append(after[-1] * value)
-    return before, after[::-1]
-
-
-def _cumulative(values: list[int]) -> list[int]:
-    total, out = 0, []
-    for value in values:
-        total += value
-        out.append(total)
-    return out
-
-
-def cascade_probabilities(
-    force: Force,
-    casualties: Mapping[str, int],
-    *,
-    prefer: Collection[str] = (),
-    removed_figures_survive: bool = False,
-) -> Cascade:
-    """Exact chances that each unit and command is removed and that the force breaks, after
-    this phase's `casualties` (LD-4 to LD-12, bottom-up; LD-C3, LD-C4: removals count for
-    the level above in the same phase).
-
-    Dynamic programming over counts, never over combinations of test results: within a
-    command over (units lost, best surviving figure); across commands over the units the
-    force has lost (capped where the force must test), once for each Leadership the force
-    could end up testing on, with each command left out in turn (prefix and suffix sums)
-    for the odds of what lies above it. Polynomial in the size of the force; the units that
-    test are limited to `MAX_CASCADE_TESTS`, and `MAX_CASCADE_COMMAND_TESTS` in a command.
-
-    ```python
-    from rulesref.leadership import Command, Force, Unit, cascade_probabilities
-
-    squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+"), Unit("C", 10, "5+")]
-    odds = cascade_probabilities(Force([Command("Platoon", squads)]), {"A": 6, "B": 6})
-    print(odds.unit_fails["A"], odds.command_fails["Platoon"], odds.force_breaks)
-    #> 1/2 1/6 2/9
-    ```
-    """
-    after = _after(force, casualties)
-    prefer = _preferred(force, prefer)
-    keep = yes_or_no("removed_figures_survive", removed_figures_survive)
-    tests = 0
-    unit_fails: dict[str, Rational] = {}
-    command_fails: dict[str, Rational] = {}
-    staged: list[_Staged] = []
-    for command in force.commands:
-        in_play = [unit for unit in command.units if unit.in_play]
-        wiped = [unit for unit in in_play if after[unit.name] == 0]
-        testing: list[Testing] = []
-        base = _independent_key(command.leaders, prefer)._replace(name="")
-        for unit in in_play:
-            key = _unit_key(unit, command.leaders, prefer)._replace(name="")
-            if _below_half(unit.starting, unit.current, after[unit.name]):
-                testing.append((unit, _unit_target(unit, command.leaders), key))
-            elif after[unit.name]:
-                base = max(base, key)
-        tests += len(testing)
-        if tests > MAX_CASCADE_TESTS or len(testing) > MAX_CASCADE_COMMAND_TESTS:
-            raise RulesError(
-                f"casualties must make at most {MAX_CASCADE_TESTS} units take a Break test, "
-                f"at most {MAX_CASCADE_COMMAND_TESTS} in a command, for the exact cascade, "
-                f"got {tests} so far, {len(testing)} in command {command.name!r}"
-            )
-        for unit in command.units:
-            unit_fails[unit.name] = Rational(0)
-        for unit, target, _ in testing:
-            unit_fails[unit.name] = Rational(
-                *_fail_weight(target, unit.doctrine.rerolls, unit.doctrine.ignores)
-            )
-        states, rolls = _unit_stage(base, testing, keep)
-        outcomes, fails, out_of = _command_stage(states, command, len(in_play), len(wiped), keep)
-        holders = {  # a testing unit's weights of holding its test, state by state
-            unit.name: _command_stage(
-                _unit_stage(base, testing, keep, holding=unit)[0],
-                command,
-                len(in_play),
-                len(wiped),
-                keep,
-            )[0]
-            for unit, _, _ in testing
-        }
-        safe = [u.name for u in in_play if after[u.name] and u.name not in holders]
-        den = rolls * out_of
-        common = gcd(den, *outcomes.values())  # smaller numbers for the force stage
-        outcomes = {state: weight // common for state, weight in outcomes.items()}
-        command_fails[command.name] = Rational(fails, den)
-        staged.append(_Staged(command, outcomes, den // common, holders, den, safe))
-    return _force_stage(force, staged, unit_fails, command_fails, prefer)
-
-
-def _force_stage(
-    force: Force,
-    staged: list[_Staged],
-    unit_fails: dict[str, Rational],
-    command_fails: dict[str, Rational],
-    prefer: frozenset[str],
-) -> Cascade:
-    """LD-11, LD-12 across commands, with each command left out in turn."""
-    doctrine = force.doctrine
-    out_of = 6 ** (doctrine.rerolls + 1)
-    floor = _independent_key(force.leaders, prefer)._replace(name="")
-    start, before = len(force.units), sum(unit.in_play for unit in force.units)
-    # LD-11: losing `bar` units or more this phase makes the force test (if any is left)
-    bar = before - min((start - 1) // 2, before - 1)
-    befores = [sum(unit.in_play for unit in command.units) for command, *_ in staged]
-    count = len(staged)
-    total_den = _products([den for _, _, den, *_ in staged])[0][-1]
-
-    def clamp(key: Claim) -> Claim:
-        return max(key, floor)
-
-    fail_at: dict[Claim, int] = {}
-    for _, outcomes, *_ in staged:
-        for _, key in outcomes:
-            if clamp(key) != NOBODY:
-                fail_at[clamp(key)] = _fail_weight(
-                    _target(clamp(key)), doctrine.rerolls, doctrine.ignores
-                )[0]
-    keys = sorted(fail_at)
-    # fail(K) = sum of steps[i] over the thresholds keys[i] >= K
-    steps = [
-        fail_at[k] - (fail_at[keys[i + 1]] if i + 1 < len(keys) else 0) for i, k in enumerate(keys)
-    ]
-
-    # no unit left anywhere: gone, whatever the dice (LD-C7)
-    zeros = [sum(w for (left, _), w in outcomes.items() if not left) for _, outcomes, *_ in staged]
-    zero_pre, zero_suf = _products(zeros)
-    broken = out_of * zero_pre[-1]
-    # fail weight of each command's states, over (total_den / den) * out_of
-    fail_given: list[States] = [defaultdict(int) for _ in staged]
-    for index in range(count):
-        for left, key in staged[index].outcomes:
-            if not left:  # this command gone too: the force is gone if every other one is
-                fail_given[index][left, key] += out_of * zero_pre[index] * zero_suf[index + 1]
-    for threshold, step in zip(keys, steps, strict=True):
-        if not step:
-            continue
-        # each command's weights by units lost (`bar` standing for `bar` or more), with
-        # its senior figure no higher than the threshold
-        arrays, nobody = [], []
-        for (_, outcomes, *_), units in zip(staged, befores, strict=True):
-            arr, gone = [0] * (bar + 1), 0
-            for (left, key), weight in outcomes.items():
-                if clamp(key) <= threshold:
-                    arr[min(units - left, bar)] += weight
-                    gone += 0 if left else weight
-            arrays.append(arr)
-            nobody.append(gone)
-        mass_pre, mass_suf = _products([sum(arr) for arr in arrays])
-        nobody_pre, nobody_suf = _products(nobody)
-        pre = [[1] + [0] * bar]
-        for arr in arrays:
-            pre.append(_convolve(pre[-1], arr, bar))
-        broken += step * (mass_pre[-1] - sum(pre[-1][:bar]) - nobody_pre[-1])
-        suf = [1] + [0] * bar  # the commands after `index`, built backward as we go
-        for index in reversed(range(count)):
-            cdf = _cumulative(suf)
-            others = mass_pre[index] * mass_suf[index + 1]
-            nobody_else = nobody_pre[index] * nobody_suf[index + 1]
-            for left, key in staged[index].outcomes:
-                if clamp(key) > threshold:
-                    continue
-                lost = befores[index] - left
-                weight = others - _at_most(pre[index], cdf, bar - lost - 1)
-                fail_given[index][left, key] += step * (weight - (0 if left else nobody_else))
-            suf, pre[index] = _convolve(suf, arrays[index], bar), []
-
-    unit_removed, command_removed = {}, {}
-    for index, (command, outcomes, den, holders, holders_den, safe) in enumerate(staged):
-        whole = total_den // den * out_of  # the weight of everything but this command
-        fail = fail_given[index]
-
-        def stays(weights: States, den: int, whole: int = whole, fail: States = fail) -> Rational:
-            kept = sum(w * (whole - fail[state]) for state, w in weights.items() if state[0])
-            return Rational(kept, den * whole)
-
-        command_removed[command.name] = 1 - stays(outcomes, den)
-        for unit in command.units:
-            unit_removed[unit.name] = Rational(1)
-        for name in safe:
-            unit_removed[name] = command_removed[command.name]
-        for name, weights in holders.items():
-            unit_removed[name] = 1 - stays(weights, holders_den)
-    return Cascade(
-        unit_fails,
-        unit_removed,
-        command_fails,
-        command_removed,
-        Rational(broken, total_den * out_of),
-    )
+    standing = _unit_tests(force, after, phase)
+    commands = [_command_test(command, after, standing, phase) for command in force.commands]
+    broken = _force_test(force, commands, phase)
+    return PhaseResult(tuple(phase.tests), tuple(phase.removed), broken)
 
 
 __getattr__ = moved_from(__name__)

@@ -40,6 +40,8 @@ MOVED: dict[str, str] = {
     "rulesref.campaign.hits_odds": "rulesref.odds.battle",
     "rulesref.campaign.BattleOdds": "rulesref.odds.battle",
     "rulesref.campaign.battle_odds": "rulesref.odds.battle",
+    "rulesref.leadership.Cascade": "rulesref.odds.cascade",
+    "rulesref.leadership.cascade_probabilities": "rulesref.odds.cascade",
 }
 
 

@@ -109,7 +109,7 @@ CASES = [
         lambda: ld.Force(
             [
                 ld.Command(f"C{c}", [ld.Unit(f"U{c}-{u}", 1, 4) for u in range(101)])
-                for c in range(10)
+                for c in range(ld.MAX_UNITS // 100)
             ]
         ),
     ),
@@ -130,10 +130,9 @@ CASES = [
     ("casualties['A']", lambda: ld.cascade_probabilities(FORCE, {"A": -1})),
     ("prefer", lambda: ld.cascade_probabilities(FORCE, {}, prefer="A")),
     ("prefer must name", lambda: ld.cascade_probabilities(FORCE, {}, prefer=["Z"])),
-    (
-        "removed_figures_survive",
-        lambda: ld.cascade_probabilities(FORCE, {}, removed_figures_survive=1),
-    ),
+    ("removed_figures_survive", lambda: ld.Readings(removed_figures_survive=1)),
+    ("readings", lambda: ld.cascade_probabilities(FORCE, {}, readings={"x": 1})),
+    ("readings", lambda: ld.resolve_phase(FORCE, {}, {}, readings=True)),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [2, 5, 6]})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": []})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [7]})),

@@ -16,17 +16,16 @@ from sympy import Rational
 from rulesref.clauses import CLAUSES, Document
 from rulesref.errors import RulesError
 from rulesref.leadership import (
-    MAX_CASCADE_COMMAND_TESTS,
     MAX_CASCADE_TESTS,
-    Cascade,
     Command,
     Doctrine,
     Force,
     Leader,
+    Level,
+    Readings,
     Unit,
     best_leadership,
     break_test_trigger,
-    cascade_probabilities,
     chain_of_command_svg,
     command_must_test,
     force_must_test,
@@ -35,6 +34,9 @@ from rulesref.leadership import (
     must_take_break_test,
     resolve_phase,
 )
+from rulesref.odds.cascade import Cascade, cascade_probabilities
+
+OTHER = Readings(removed_figures_survive=True)  # LD-C5's other reading
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -167,7 +169,7 @@ def test_ld1_ld7_probability_matches_dice_enumeration(rerolls):
         expected = Rational(holds, len(rolls))
         assert leadership_test_probability(target, rerolls=rerolls) == expected
         assert leadership_test_probability(f"{target}+", rerolls=rerolls) == expected
-        assert Doctrine(rerolls=rerolls).hold_chance(target) == expected
+        assert Doctrine(rerolls=rerolls).hold_probability(target) == expected
 
 
 def test_ld1_known_values():
@@ -232,10 +234,10 @@ def test_ldc5_a_figure_in_a_removed_unit_no_longer_counts():
     dice = {"A": [1], "B": [1], "Platoon": [6], "force": [6]}
     test = command_test(force, {"A": 6, "B": 6}, dice)  # A failed: the Lt is gone with it
     assert (test.figure, test.target) == ("C", 6)  # LD-C9: the best ordinary models left
-    test = command_test(force, {"A": 6, "B": 6}, dice, removed_figures_survive=True)
+    test = command_test(force, {"A": 6, "B": 6}, dice, readings=OTHER)
     assert (test.figure, test.target) == ("Lt", 2)
     for option in (False, True):
-        assert_agrees(force, {"A": 6, "B": 6}, removed_figures_survive=option)
+        assert_agrees(force, {"A": 6, "B": 6}, readings=Readings(removed_figures_survive=option))
 
 
 def old_guard() -> tuple[Force, dict]:
@@ -252,11 +254,11 @@ def test_ldc5_a_living_leader_of_an_emptied_command_counts_only_in_the_other_rea
     dice = {"A": [1], "B": [1], "P": [6], "force": [1]}
     test = resolve_phase(force, casualties, dice).tests[-1]
     assert (test.level, test.figure, test.target) == ("force", "C", 6)
-    test = resolve_phase(force, casualties, dice, removed_figures_survive=True).tests[-1]
+    test = resolve_phase(force, casualties, dice, readings=OTHER).tests[-1]
     assert (test.level, test.figure, test.target) == ("force", "Major", 2)
     # over all the dice, resolve_phase and the cascade agree in both readings
     assert assert_agrees(force, casualties).force_breaks == Rational(875, 1296)
-    keep = assert_agrees(force, casualties, removed_figures_survive=True)
+    keep = assert_agrees(force, casualties, readings=OTHER)
     assert keep.force_breaks == Rational(775, 1296)
 
 
@@ -290,7 +292,7 @@ def test_ld4_units_then_commands_then_the_force():
     dice = {name: [1] * (d.rerolls + 1) for name, d in doctrines(force).items()}
     result = resolve_phase(force, casualties, dice)
     levels = [test.level for test in result.tests]
-    assert levels == sorted(levels, key=["unit", "command", "force"].index)
+    assert levels == sorted(levels, key=list(Level).index)
     assert [t.who for t in result.tests] == [
         "1st Squad",
         "2nd Squad",
@@ -526,10 +528,71 @@ def _consistent(force: Force) -> Force:
 @example(old_guard(), True)  # a command emptied in an earlier phase, its leader alive
 def test_cascade_matches_brute_force_on_small_forces(drawn, keep):
     force, casualties = drawn
-    odds = assert_agrees(force, casualties, removed_figures_survive=keep)
+    odds = assert_agrees(force, casualties, readings=Readings(removed_figures_survive=keep))
     values = [*odds.unit_removed.values(), *odds.command_removed.values(), odds.force_breaks]
     values += [*odds.unit_fails.values(), *odds.command_fails.values()]
     assert all(isinstance(p, Rational) and 0 <= p <= 1 for p in values)
+
+
+@st.composite
+def alike_forces(draw):
+    """Two to four commands of one or two units drawn from two kinds (Leadership, re-rolls)
+    and two strengths, so that alike units and alike commands are common (the cascade
+    counts them together); independent leaders of ranks 1 to 4, or a leader in a unit, so
+    that the force may test on many figures; units wiped out, so that some losses are sure.
+    At most six units, so the brute force stays small."""
+    kinds = [(draw(st.integers(2, 6)), draw(st.integers(0, 2))) for _ in range(2)]
+    commands, casualties, count = [], {}, 0
+    for c in range(draw(st.integers(2, 4))):
+        units = []
+        for _ in range(draw(st.integers(1, 2 if c < 2 else 1))):
+            count += 1
+            target, rerolls = draw(st.sampled_from(kinds))
+            current = draw(st.sampled_from([4, 3, 1]))
+            units.append(Unit(f"u{count}", 4, target, current, Doctrine(rerolls)))
+            casualties[f"u{count}"] = draw(st.sampled_from([0, 1, 3, current]))
+        leaders = []
+        if draw(st.booleans()):
+            where = draw(st.sampled_from([None, units[0].name]))
+            leaders.append(Leader(f"l{c}", draw(st.integers(2, 6)), draw(st.integers(1, 4)), where))
+        commands.append(Command(f"c{c}", units, leaders, Doctrine(draw(st.integers(0, 1)))))
+    boss = [Leader("boss", draw(st.integers(2, 6)), draw(st.integers(1, 5)))]
+    force = Force(commands, boss if draw(st.booleans()) else [], Doctrine(draw(st.integers(0, 1))))
+    return force, {name: lost for name, lost in casualties.items() if lost <= after(force, name)}
+
+
+def after(force: Force, name: str) -> int:
+    return next(unit.current for unit in force.units if unit.name == name)
+
+
+@FAST
+@given(alike_forces(), st.booleans())
+def test_cascade_matches_brute_force_on_alike_units_and_commands(drawn, keep):
+    """The grouped counting (alike units, alike commands, sure losses, many figures the
+    force may test on) against the brute force."""
+    force, casualties = drawn
+    assert_agrees(force, casualties, readings=Readings(removed_figures_survive=keep))
+
+
+def test_identical_commands_match_brute_force():
+    """Four identical platoons whose every unit tests: one kind of command, as a power."""
+    commands = [
+        Command(f"P{c}", [Unit(f"A{c}", 4, "4+"), Unit(f"B{c}", 4, "5+")], [Leader(f"L{c}", 4, 2)])
+        for c in range(4)
+    ]
+    casualties = {f"{x}{c}": 3 for c in range(4) for x in "AB"}
+    odds = assert_agrees(Force(commands), casualties)
+    assert len(set(odds.unit_removed.values())) == 2  # alike units, alike answers
+
+
+def test_the_order_of_commands_does_not_matter():
+    """The products across commands are split in halves: any order, the same answers."""
+    force, casualties = b_company()
+    more = [*force.commands, Command("Reserve", [Unit("R1", 5, 3, current=3), Unit("R2", 5, 6)])]
+    casualties = casualties | {"R1": 2}
+    first = cascade_probabilities(Force(more, force.leaders, name="Co"), casualties)
+    again = cascade_probabilities(Force(more[::-1], force.leaders, name="Co"), casualties)
+    assert first == again
 
 
 @FAST
@@ -583,12 +646,28 @@ def test_a_reroll_never_makes_the_force_more_likely_to_break(drawn, data):
     )
 
 
-def test_seeded_simulation_agrees():
-    force, casualties = b_company()
+def battalion() -> tuple[Force, dict[str, int]]:
+    """Six platoons of eight squads led by lieutenants of three ranks (some fighting in a
+    squad), seven squads of each testing or wiped out: alike units and alike commands, sure
+    losses, several figures the force may test on, at a size no brute force reaches."""
+    commands, casualties = [], {}
+    for c in range(6):
+        drilled = [Doctrine(int(u % 3 == 0)) for u in range(8)]
+        targets = [4 + c % 2 + (u % 2 if u > 3 else 0) for u in range(8)]
+        units = [Unit(f"S{c}-{u}", 6, targets[u], doctrine=drilled[u]) for u in range(8)]
+        where = units[0].name if c % 3 == 0 else None
+        leaders = [Leader(f"Lt{c}", 3 + c % 4, rank=1 + c % 3, unit=where)]
+        commands.append(Command(f"P{c}", units, leaders, Doctrine(c % 2)))
+        casualties |= {f"S{c}-{u}": 6 if u == 4 else 4 for u in range(7)}
+    return Force(commands), casualties
+
+
+@pytest.mark.parametrize("drawn, trials", [(b_company(), 6000), (battalion(), 3000)])
+def test_seeded_simulation_agrees(drawn, trials):
+    force, casualties = drawn
     odds = cascade_probabilities(force, casualties)
     rng = random.Random(20261130)
     rules = doctrines(force)
-    trials = 6000
     off = dict.fromkeys(rules, 0)
     for _ in range(trials):
         dice = {n: [rng.randint(1, 6) for _ in range(d.rerolls + 1)] for n, d in rules.items()}
@@ -603,29 +682,28 @@ def test_seeded_simulation_agrees():
 
 
 def test_the_cascade_is_quick_at_its_limits():
-    """Not a benchmark (see benchmarks/cascade.py): the most Break tests the cascade takes,
-    each with re-rolls and its own Leadership, answer in seconds; one test more is refused,
-    in the force or in a command."""
+    """Not a benchmark (see benchmarks/cascade.py): the most Break tests the cascade takes
+    answer in seconds, all in one command, or spread over a hundred commands each of which
+    may leave the force testing on a leader of its own rank; one test more is refused."""
 
-    def force(sizes, rerolls=2):
-        commands, casualties = [], {}
-        for c, size in enumerate(sizes):
-            units = [
-                Unit(f"U{c}-{u}", 10, 2 + u % 5, doctrine=Doctrine(rerolls)) for u in range(50)
-            ]
-            leaders = [Leader(f"Lt{c}-{n}", 2 + n, 1 + n % 3, f"U{c}-{n}") for n in range(5)]
-            commands.append(Command(f"P{c}", units, leaders, Doctrine(rerolls)))
-            casualties |= {f"U{c}-{u}": 6 for u in range(size)}
-        return Force(commands, [Leader("Capt", 3, rank=4)], Doctrine(rerolls)), casualties
+    def force(commands, size, rerolls=2):
+        made, casualties = [], {}
+        for c in range(commands):
+            doctrine = Doctrine(rerolls)
+            units = [Unit(f"U{c}-{u}", 10, 2 + (c + u) % 5, doctrine=doctrine) for u in range(size)]
+            leader = Leader(f"Lt{c}", 2 + c % 5, rank=1 + c % 100)
+            made.append(Command(f"P{c}", units, [leader], doctrine))
+            casualties |= {unit.name: 6 for unit in units}
+        return Force(made, doctrine=Doctrine(rerolls)), casualties
 
-    assert (MAX_CASCADE_TESTS, MAX_CASCADE_COMMAND_TESTS) == (400, 30)
+    assert MAX_CASCADE_TESTS == 400
     start = time.process_time()
-    odds = cascade_probabilities(*force([30] * 13 + [10]))
-    assert 0 < odds.force_breaks < 1
-    assert time.process_time() - start < 30  # about 3 s on a quiet machine
-    for sizes, message in (([30] * 13 + [11], "401 so far"), ([31], "31 in command 'P0'")):
-        with pytest.raises(RulesError, match=f"^casualties must make at most 400 .*{message}"):
-            cascade_probabilities(*force(sizes, 0))
+    for shape in ((100, 4), (1, 400)):
+        odds = cascade_probabilities(*force(*shape))
+        assert 0 < odds.force_breaks < 1
+    assert time.process_time() - start < 30  # about a second on a quiet machine
+    with pytest.raises(RulesError, match="^casualties must make at most 400 .*got 401$"):
+        cascade_probabilities(*force(1, 401, 0))
 
 
 # Bad input: a clear error naming the problem

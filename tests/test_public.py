@@ -12,7 +12,7 @@ from pathlib import Path
 from rulesref.moved import MOVED
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = sorted(
+MODULES = sorted(  # every module of the package and of its subpackages (rulesref.odds, ...)
     ".".join(path.relative_to(ROOT).with_suffix("").parts)
     for path in (ROOT / "rulesref").rglob("*.py")
     if path.stem != "__init__"

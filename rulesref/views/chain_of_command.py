@@ -1,7 +1,8 @@
 """The chain of command of a `leadership.Force`, shaded by the exact odds of its cascade.
 
 ```python
-from rulesref.leadership import Command, Force, Unit, cascade_probabilities
+from rulesref.leadership import Command, Force, Unit
+from rulesref.odds.cascade import cascade_probabilities
 from rulesref.views.chain_of_command import chain_of_command_svg
 
 force = Force([Command("Platoon", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])])
@@ -13,7 +14,8 @@ print(svg.startswith("<svg"), "removed 50%" in svg)
 
 from rulesref.errors import RulesError, instance_of
 from rulesref.exact import Rational
-from rulesref.leadership import Cascade, Force
+from rulesref.leadership import Force
+from rulesref.odds.cascade import Cascade
 from rulesref.views.svg import Colour, line, rect, shade, svg, text
 
 __all__ = ["chain_of_command_svg"]

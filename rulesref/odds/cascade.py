@@ -1,0 +1,666 @@
+"""The exact cascade of one end of phase of "Leadership Tests" (LD-4 to LD-12): the exact
+probability that each unit and command leaves the table and that the force breaks.
+
+The rules are `rulesref.leadership`'s; this module only counts, in whole numbers (rolls out
+of all equally likely rolls), turned into `sympy.Rational`s at the end. Never over
+combinations of test results; over polynomials whose coefficient k is the weight of losing
+k units:
+
+- **In a command**, alike testing units (the same dice, the same claim to be the senior
+  figure) are counted together: n of them lose k units in C(n, k) ways, the coefficients of
+  (hold + fail x)^n. The weights of units lost with the senior figure at most s are one
+  product of those polynomials for each s the command may end with (the units with a
+  better claim all failed), multiplied by GMP on packed integers (`rulesref.dice.convolve`).
+- **Across commands**, for each figure the force may test on (a threshold), the commands'
+  polynomials of the units lost with a senior no better are multiplied, up to the units
+  that make the force test; what lies above each command is the product of the others,
+  found for every command at once by halving the list (alike commands once, as a power;
+  the units a command surely loses taken out first, lowering the bar). Only thresholds
+  every command can reach, and from which the force can reach its bar, are counted.
+- **Back down**, the weight that a unit's command and force stay is a sum over the
+  command's states; for the states in which one unit holds, its (hold + fail x) factor is
+  divided out of the polynomials (exactly), once for each kind of unit.
+
+```python
+from rulesref.leadership import Command, Force, Unit
+from rulesref.odds.cascade import cascade_probabilities
+
+squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+")]
+odds = cascade_probabilities(Force([Command("Platoon", squads)]), {"A": 6})
+print(odds.unit_removed, odds.force_breaks)  # one of two squads is not below half
+#> {'A': 1/2, 'B': 0} 0
+```
+"""
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from math import gcd, prod
+from typing import NamedTuple
+
+from rulesref.dice import convolve
+from rulesref.errors import RulesError, instance_of
+from rulesref.exact import Rational
+from rulesref.leadership import (
+    MAX_CASCADE_TESTS,
+    NOBODY,
+    READINGS,
+    Claim,
+    Command,
+    Doctrine,
+    Force,
+    Readings,
+    _after,
+    _below_half,
+    _independent_key,
+    _preferred,
+    _target,
+    _unit_key,
+    _unit_target,
+)
+
+__all__ = ["Cascade", "cascade_probabilities"]
+
+Polynomial = list[int]  # coefficient k: the weight of losing k units
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """The exact odds of one end of phase (LD-4 to LD-12), by unit, command and force.
+
+    `unit_fails` and `command_fails`: the probability of failing its own Break test (0 when
+    it does not test). `unit_removed` and `command_removed`: the probability of being off
+    the board when the phase is over, for whatever reason: its own test, its command's, the
+    force's (LD-12 removes everything), or no model left. `force_breaks`: the probability
+    that the force fails its test or has no unit left, and the side loses.
+    """
+
+    unit_fails: Mapping[str, Rational]
+    unit_removed: Mapping[str, Rational]
+    command_fails: Mapping[str, Rational]
+    command_removed: Mapping[str, Rational]
+    force_breaks: Rational
+
+
+class Weights(NamedTuple):
+    """A test's dice as whole numbers: the rolls on which it fails for good, of all the
+    equally likely rolls of a d6 and its re-rolls (LD-7, LD-C6)."""
+
+    fail: int
+    out_of: int
+
+    @property
+    def hold(self) -> int:
+        return self.out_of - self.fail
+
+
+def _weights(target: int, doctrine: Doctrine) -> Weights:
+    fail = 0 if doctrine.ignores else (target - 1) ** (doctrine.rerolls + 1)
+    return Weights(fail, 6 ** (doctrine.rerolls + 1))
+
+
+def _anonymous(claim: Claim) -> Claim:
+    """A claim told apart by rank, preference and Leadership alone, as the odds need."""
+    return claim._replace(name="")
+
+
+class State(NamedTuple):
+    """A command's state after its test: its units left, and its senior figure."""
+
+    units: int
+    senior: Claim
+
+
+States = dict[State, int]  # the weight of each state
+
+
+class Alike(NamedTuple):
+    """Units of a command that test alike: the same dice, the same claim to be senior."""
+
+    weights: Weights
+    claim: Claim
+    names: tuple[str, ...]
+
+
+class Rung(NamedTuple):
+    """The weights of the units lost to failed tests with the senior figure no better than
+    `senior` (cumulative over seniors)."""
+
+    senior: Claim
+    at_most: Polynomial
+
+
+class _Command(NamedTuple):
+    """A command as this phase's casualties leave it, before any test."""
+
+    command: Command
+    before: int  # units in play at the start of the phase
+    wiped: int  # of them, units with no model left (LD-C7)
+    base: Claim  # the senior figure that no test can remove
+    alike: list[Alike]  # the units that test, by kind
+    untested: list[str]  # units with models left that do not test
+
+    @property
+    def tests(self) -> int:
+        return sum(len(kind.names) for kind in self.alike)
+
+
+class _Staged(NamedTuple):
+    """A command's part of the exact cascade, its units' tests and its own counted."""
+
+    part: _Command
+    rungs: list[Rung]  # its unit stage, over `rolls`
+    rolls: int
+    out_of: int  # the rolls of its own test
+    outcomes: States  # (units left, senior figure) after its test, over `den`
+    den: int
+
+
+def _testing(command: Command, after: Mapping[str, int], prefer: frozenset[str]) -> _Command:
+    """LD-5, LD-6: which of the command's units test, by kind, and what stands whatever
+    the dice."""
+    in_play = [unit for unit in command.units if unit.in_play]
+    base = _anonymous(_independent_key(command.leaders, prefer))
+    kinds: dict[tuple[Weights, Claim], list[str]] = defaultdict(list)
+    untested = []
+    for unit in in_play:
+        claim = _anonymous(_unit_key(unit, command.leaders, prefer))
+        if _below_half(unit.starting, unit.current, after[unit.name]):
+            weights = _weights(_unit_target(unit, command.leaders), unit.doctrine)
+            kinds[weights, claim].append(unit.name)
+        elif after[unit.name]:
+            base = max(base, claim)
+            untested.append(unit.name)
+    alike = [Alike(weights, claim, tuple(names)) for (weights, claim), names in kinds.items()]
+    wiped = sum(1 for unit in in_play if after[unit.name] == 0)
+    return _Command(command, len(in_play), wiped, base, alike, untested)
+
+
+def _check_size(commands: Sequence[_Command]) -> None:
+    """The exact cascade answers up to `MAX_CASCADE_TESTS` tests in the force."""
+    tests = sum(part.tests for part in commands)
+    if tests > MAX_CASCADE_TESTS:
+        raise RulesError(
+            f"casualties must make at most {MAX_CASCADE_TESTS} units take a Break test "
+            f"for the exact cascade, got {tests}"
+        )
+
+
+def _binomial(weights: Weights, count: int) -> Polynomial:
+    """(hold + fail x)^count: the weights of k failures among `count` alike tests."""
+    terms = [weights.hold**count]
+    for k in range(count):
+        if not weights.fail:
+            terms.append(0)
+        else:  # C(n, k+1) h^(n-k-1) f^(k+1) from C(n, k) h^(n-k) f^k, exactly
+            terms.append(terms[-1] * (count - k) * weights.fail // ((k + 1) * weights.hold))
+    return terms
+
+
+def _times(a: Polynomial, b: Polynomial, top: int | None = None) -> Polynomial:
+    """The product of two polynomials, below degree `top` if given."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(a) == 1:  # a number: no packing
+        return [a[0] * term for term in b[:top]]
+    return convolve(a[:top], b[:top])[:top]
+
+
+def _product(polynomials: Sequence[Polynomial], top: int | None = None) -> Polynomial:
+    """The product of many polynomials, halving the list (GMP's fast products)."""
+    if not polynomials:
+        return [1]
+    if len(polynomials) == 1:
+        return polynomials[0][:top]
+    half = len(polynomials) // 2
+    return _times(_product(polynomials[:half], top), _product(polynomials[half:], top), top)
+
+
+def _rungs(part: _Command, keep: bool) -> list[Rung]:
+    """LD-5 to LD-7 in a command (LD-C5): for each senior figure it may end with, the
+    weights of its units lost to failed tests with a senior no better. A unit that fails
+    takes its figures with it; in the other reading of LD-C5 they stay senior."""
+    if keep:
+        senior = max([part.base, *(kind.claim for kind in part.alike)])
+        every = [_binomial(kind.weights, len(kind.names)) for kind in part.alike]
+        return [Rung(senior, _product(every))]
+    seniors = sorted({part.base, *(kind.claim for kind in part.alike if kind.claim > part.base)})
+    level = {senior: index for index, senior in enumerate(seniors)}
+    factors: list[list[Polynomial]] = [[] for _ in seniors]
+    all_fail = [(1, 0)] * len(seniors)  # the units of better claims: weight, units lost
+    for kind in part.alike:
+        index = level.get(kind.claim, 0)
+        factors[index].append(_binomial(kind.weights, len(kind.names)))
+        for below in range(index):
+            weight, lost = all_fail[below]
+            all_fail[below] = weight * kind.weights.fail ** len(kind.names), lost + len(kind.names)
+    rungs, at_most = [], [1]
+    for senior, products, (weight, lost) in zip(seniors, factors, all_fail, strict=True):
+        at_most = _times(at_most, _product(products))
+        if weight:
+            rungs.append(Rung(senior, [0] * lost + [weight * w for w in at_most]))
+    return rungs
+
+
+def _unit_states(rungs: Sequence[Rung]) -> Iterator[tuple[int, Claim, int]]:
+    """(units lost, senior figure, weight) of each state of the unit stage."""
+    below: Polynomial = []
+    for senior, at_most in rungs:
+        for lost, weight in enumerate(at_most):
+            exact = weight - (below[lost] if lost < len(below) else 0)
+            if exact:
+                yield lost, senior, exact
+        below = at_most
+
+
+def _command_stage(part: _Command, rungs: Sequence[Rung], keep: bool) -> tuple[States, int]:
+    """LD-9, LD-10 on the unit stage's weights: (units left, senior figure) after the
+    command's test, with the weight of failing it. Units left 0 means the command is gone."""
+    command = part.command
+    out_of = 6 ** (command.doctrine.rerolls + 1)
+    outcomes: States = defaultdict(int)
+    fails = 0
+    for lost, senior, weight in _unit_states(rungs):
+        left, gone = part.before - part.wiped - lost, (senior if keep else NOBODY)
+        if left and _below_half(len(command.units), part.before, left):
+            fail = _weights(_target(senior), command.doctrine).fail
+            outcomes[State(left, senior)] += weight * (out_of - fail)
+            outcomes[State(0, gone)] += weight * fail
+            fails += weight * fail
+        else:
+            outcomes[State(left, senior) if left else State(0, gone)] += weight * out_of
+    return outcomes, fails
+
+
+def _common_divisor(first: int, others: Iterable[int]) -> int:
+    """The greatest common divisor, stopping as soon as it is 1."""
+    common = first
+    for other in others:
+        common = gcd(common, other)
+        if common == 1:
+            break
+    return common
+
+
+def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational]) -> _Staged:
+    """A command's units' tests and its own (LD-5 to LD-10, LD-C3), as weights of its
+    states after its test."""
+    rungs = _rungs(part, keep)
+    rolls = prod(kind.weights.out_of ** len(kind.names) for kind in part.alike)
+    outcomes, fails = _command_stage(part, rungs, keep)
+    out_of = 6 ** (part.command.doctrine.rerolls + 1)
+    den = rolls * out_of
+    common = _common_divisor(den, outcomes.values())  # smaller numbers for the force stage
+    if common > 1:
+        outcomes = {state: weight // common for state, weight in outcomes.items()}
+    command_fails[part.command.name] = Rational(fails, den)
+    return _Staged(part, rungs, rolls, out_of, outcomes, den // common)
+
+
+def cascade_probabilities(
+    force: Force,
+    casualties: Mapping[str, int],
+    *,
+    prefer: Collection[str] = (),
+    readings: Readings = READINGS,
+) -> Cascade:
+    """Exact probabilities that each unit and command is removed and that the force breaks,
+    after this phase's `casualties` (LD-4 to LD-12, bottom-up; LD-C3, LD-C4: removals count
+    for the level above in the same phase). `prefer` and `readings` as in `resolve_phase`.
+
+    The units that test are limited to `MAX_CASCADE_TESTS` (400), in any commands.
+
+    ```python
+    from rulesref.leadership import Command, Force, Unit
+    from rulesref.odds.cascade import cascade_probabilities
+
+    squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+"), Unit("C", 10, "5+")]
+    odds = cascade_probabilities(Force([Command("Platoon", squads)]), {"A": 6, "B": 6})
+    print(odds.unit_fails["A"], odds.command_fails["Platoon"], odds.force_breaks)
+    #> 1/2 1/6 2/9
+    ```
+    """
+    after = _after(force, casualties)
+    prefer = _preferred(force, prefer)
+    keep = instance_of("readings", readings, Readings, "a Readings").removed_figures_survive
+    commands = [_testing(command, after, prefer) for command in force.commands]
+    _check_size(commands)
+    unit_fails = {unit.name: Rational(0) for unit in force.units}
+    for kind in (kind for part in commands for kind in part.alike):
+        unit_fails |= dict.fromkeys(kind.names, Rational(*kind.weights))
+    command_fails: dict[str, Rational] = {}
+    staged = [_stage_command(part, keep, command_fails) for part in commands]
+    return _force_stage(force, staged, unit_fails, command_fails, prefer)
+
+
+def _products(values: list[int]) -> tuple[list[int], list[int]]:
+    """Products of the first i values, and of the values from i on, for every i."""
+    before, after = [1], [1]
+    for value in values:
+        before.append(before[-1] * value)
+    for value in reversed(values):
+        after.append(after[-1] * value)
+    return before, after[::-1]
+
+
+def _all_but_one(values: list[int]) -> list[int]:
+    """For each value, the product of all the others."""
+    before, after = _products(values)
+    return [before[index] * after[index + 1] for index in range(len(values))]
+
+
+class _ForceTest(NamedTuple):
+    """The force's test as the cascade sees it (LD-11)."""
+
+    out_of: int  # all the rolls of its d6 and re-rolls
+    floor: Claim  # its own independent leaders: the senior figure at the least
+    bar: int  # losing this many units or more this phase makes it test
+
+
+class Threshold(NamedTuple):
+    """A senior figure the force may test on, and the rolls by which failing is likelier
+    on it than on the next better one: the force fails on a senior `s` with the weight of
+    the steps of every threshold at or above `s`."""
+
+    senior: Claim
+    step: int
+
+
+def _force_test(force: Force, prefer: frozenset[str]) -> _ForceTest:
+    start, before = len(force.units), sum(unit.in_play for unit in force.units)
+    bar = before - min((start - 1) // 2, before - 1)  # LD-11, if any unit is left
+    floor = _anonymous(_independent_key(force.leaders, prefer))
+    out_of = 6 ** (force.doctrine.rerolls + 1)
+    return _ForceTest(out_of, floor, bar)
+
+
+def _thresholds(force: Force, test: _ForceTest, staged: Sequence[_Staged]) -> list[Threshold]:
+    """The seniors the force may test on, each with its step; none below the least senior
+    that every command can end with (below it, some command is always above the threshold)."""
+    fail_at: dict[Claim, int] = {}
+    for part in staged:
+        for state in part.outcomes:
+            senior = max(state.senior, test.floor)
+            if senior != NOBODY:
+                fail_at[senior] = _weights(_target(senior), force.doctrine).fail
+    seniors = sorted(fail_at)
+    steps = [fail_at[s] - fail_at[t] for s, t in zip(seniors, seniors[1:], strict=False)]
+    steps += [fail_at[seniors[-1]]] if seniors else []
+    reached = max(min(max(s.senior, test.floor) for s in part.outcomes) for part in staged)
+    return [
+        Threshold(senior, step)
+        for senior, step in zip(seniors, steps, strict=True)
+        if step and senior >= reached
+    ]
+
+
+def _nothing_left(test: _ForceTest, staged: Sequence[_Staged]) -> tuple[int, list[States]]:
+    """LD-C7: no unit left anywhere, the force is gone whatever the dice. The weight of
+    that, and for each command's emptied states the weight that every other one is empty
+    too (over the weight of everything but that command)."""
+    zeros = [sum(w for state, w in part.outcomes.items() if not state.units) for part in staged]
+    others = _all_but_one(zeros)
+    fail_given: list[States] = [defaultdict(int) for _ in staged]
+    for index, part in enumerate(staged):
+        for state in part.outcomes:
+            if not state.units:
+                fail_given[index][state] += test.out_of * others[index]
+    return test.out_of * prod(zeros), fail_given
+
+
+class _Lost(NamedTuple):
+    """A command's weights by units lost, with its senior no better than a threshold."""
+
+    below_bar: tuple[int, ...]  # the weights of losing 0, 1, ... units, below the bar
+    mass: int  # all its weight, losing any number
+    gone: int  # the weight of its emptied states
+    reach: int  # the most units it may lose
+
+
+def _lost_up_to(test: _ForceTest, part: _Staged, threshold: Threshold) -> _Lost:
+    below_bar, mass, gone, most = [0] * min(part.part.before + 1, test.bar), 0, 0, 0
+    for (left, senior), weight in part.outcomes.items():
+        if max(senior, test.floor) <= threshold.senior:
+            lost = part.part.before - left
+            if lost < test.bar:
+                below_bar[lost] += weight
+            mass += weight
+            gone += 0 if left else weight
+            most = max(most, lost)
+    return _Lost(tuple(below_bar[: most + 1]), mass, gone, most)
+
+
+class _Powers(dict[tuple[tuple[int, ...], int], Polynomial]):
+    """Powers of the commands' polynomials below the bar, kept from one threshold to the
+    next, where a kind of command usually gains one command: one product more."""
+
+    def __init__(self, top: int) -> None:
+        super().__init__()
+        self.top = top
+
+    def __missing__(self, key: tuple[tuple[int, ...], int]) -> Polynomial:
+        kind, count = key
+        if count == 0:
+            return [1]
+        if count == 1 or (kind, count - 1) in self:
+            power = _times(self[kind, count - 1], list(kind), self.top)
+        else:
+            power = _times(self[kind, count // 2], self[kind, count - count // 2], self.top)
+        self[key] = power
+        return power
+
+
+class Window(NamedTuple):
+    """Cumulative weights (entry j: the coefficients up to degree j) of a polynomial times
+    x^`shift`, from degree `shift + start` up to the bar: all a command needs of what the
+    other commands lose."""
+
+    start: int
+    sums: list[int]
+    shift: int = 0
+
+    def fewer(self, units: int) -> int:
+        """The weight of losing fewer than `units` units."""
+        units -= self.shift
+        return self.sums[units - 1 - self.start] if units > 0 and self.sums else 0
+
+
+def _shifted(window: Window, polynomial: Polynomial, start: int, top: int) -> Window:
+    """The window from `start` to `top` of the cumulative weights of the product of the
+    window's polynomial and `polynomial` (degree at most `start - window.start`)."""
+    product = _times(window.sums, polynomial)
+    return Window(start, product[start - window.start : top - window.start])
+
+
+def _outside(leaves: Sequence[Polynomial], reaches: Sequence[int], top: int) -> list[Window]:
+    """For each leaf, the window of the product of all the other leaves that can matter
+    to it, the `reaches[i]` degrees below `top`: halving the list, each half gets the
+    other half's product (each product made once, each window as short as it can be)."""
+    products: dict[tuple[int, int], Polynomial] = {}
+
+    def product(low: int, high: int) -> Polynomial:
+        if (low, high) not in products:
+            middle = (low + high) // 2
+            products[low, high] = (
+                leaves[low][:top]
+                if high - low == 1
+                else _times(product(low, middle), product(middle, high), top)
+            )
+        return products[low, high]
+
+    def start(low: int, high: int) -> int:
+        return max(top - 1 - sum(reaches[low:high]), 0)
+
+    def down(low: int, high: int, outer: Window) -> list[Window]:
+        if high - low == 1:
+            return [outer]
+        middle = (low + high) // 2
+        left = _shifted(outer, product(middle, high), start(low, middle), top)
+        right = _shifted(outer, product(low, middle), start(middle, high), top)
+        return down(low, middle, left) + down(middle, high, right)
+
+    everything = start(0, len(leaves))
+    return down(0, len(leaves), Window(everything, [1] * (top - everything)))
+
+
+class _Below(NamedTuple):
+    """What the other commands lose, below the bar."""
+
+    fewer: dict[tuple[int, ...], Window]  # by kind of command
+    everyone: int  # the weight of all the commands together losing fewer than the bar
+
+
+def _others_below(test: _ForceTest, lost: Sequence[_Lost], powers: _Powers) -> _Below:
+    """For each kind of command (alike weights below the bar), the cumulative weights of
+    the units all the other commands lose. The units a command surely loses come out
+    first (x^m), lowering the bar; alike commands count once, as a power; commands left
+    with a single term are a number."""
+    counts: dict[tuple[int, ...], int] = defaultdict(int)
+    reach: dict[tuple[int, ...], int] = defaultdict(int)
+    for command in lost:
+        counts[command.below_bar] += 1
+        reach[command.below_bar] = max(reach[command.below_bar], command.reach)
+    sure = {kind: next((k for k, w in enumerate(kind) if w), len(kind)) for kind in counts}
+    top = test.bar - sum(sure[kind] * count for kind, count in counts.items())
+    lone = [kind for kind in counts if len(kind) - sure[kind] <= 1]  # zero or one term
+    number = prod(kind[sure[kind]] ** counts[kind] if kind[sure[kind] :] else 0 for kind in lone)
+    kinds = [kind for kind in counts if kind not in lone]
+    stripped = {kind: list(kind[sure[kind] :]) for kind in kinds}
+    if top <= 0 or not number:
+        return _Below(dict.fromkeys(counts, Window(0, [])), 0)  # the bar is always reached
+    leaves = [powers[tuple(stripped[kind]), counts[kind]] for kind in kinds] + [[number]]
+    reaches = [(reach[kind] - sure[kind]) * counts[kind] for kind in kinds] + [0]
+    outsides = _outside(leaves, reaches, top)
+    fewer = {}
+    for kind, outside in zip(kinds, outsides, strict=False):
+        start = max(top - 1 - (reach[kind] - sure[kind]), 0)
+        others = powers[tuple(stripped[kind]), counts[kind] - 1]
+        shift = test.bar - top - sure[kind]  # the units the others surely lose
+        fewer[kind] = _shifted(outside, others, start, top)._replace(shift=shift)
+    rest = outsides[-1].sums[-1]  # the weight of every other command's losing below `top`
+    for kind in lone:  # one state below the bar: the others' weight below it, less its own
+        own = kind[sure[kind]]
+        fewer[kind] = Window(top - 1, [number // own * rest], test.bar - top - sure[kind])
+    return _Below(fewer, number * rest)
+
+
+def _at_threshold(
+    test: _ForceTest,
+    staged: Sequence[_Staged],
+    threshold: Threshold,
+    fail_given: list[States],
+    powers: _Powers,
+) -> int:
+    """LD-11, LD-12 for one threshold: the weight with which the force breaks on it, and
+    the same for each command's states, added to `fail_given`."""
+    lost = [_lost_up_to(test, part, threshold) for part in staged]
+    if sum(command.reach for command in lost) < test.bar:
+        return 0  # the force cannot lose enough units to test: nothing to add
+    below = _others_below(test, lost, powers)
+    masses = _all_but_one([command.mass for command in lost])
+    nobody = _all_but_one([command.gone for command in lost])
+    for index, (part, command) in enumerate(zip(staged, lost, strict=True)):
+        fewer = below.fewer[command.below_bar]
+        for state in part.outcomes:
+            if max(state.senior, test.floor) <= threshold.senior:
+                short = test.bar - (part.part.before - state.units)  # others must lose this many
+                weight = masses[index] - fewer.fewer(short)
+                weight -= 0 if state.units else nobody[index]
+                fail_given[index][state] += threshold.step * weight
+    everyone = prod(command.mass for command in lost) - below.everyone
+    return threshold.step * (everyone - prod(command.gone for command in lost))
+
+
+def _divided(polynomial: Polynomial, weights: Weights) -> Polynomial:
+    """`polynomial` / (hold + fail x), which divides it exactly: one alike unit's factor
+    taken out, to put in its holding alone."""
+    quotient, previous = [], 0
+    for coefficient in polynomial[:-1]:
+        previous = (coefficient - weights.fail * previous) // weights.hold
+        quotient.append(previous)
+    return quotient
+
+
+def _stay_values(part: _Staged, fail: States, whole: int) -> list[Polynomial]:
+    """For each rung of the unit stage, by units lost: the weight that the command then
+    stays on the table and the force holds (over `whole` for the force, and the rolls of
+    the command's test), less the same on the next rung up."""
+    command, values = part.part, []
+    for senior, at_most in part.rungs:
+        row = []
+        for lost in range(len(at_most)):
+            left = command.before - command.wiped - lost
+            holds = part.out_of
+            if left and _below_half(len(command.command.units), command.before, left):
+                holds -= _weights(_target(senior), command.command.doctrine).fail
+            row.append(holds * (whole - fail.get(State(left, senior), 0)) if left else 0)
+        values.append(row)
+    values.append([0] * len(values[-1]))
+    return [
+        [v - w for v, w in zip(row, up, strict=True)]
+        for row, up in zip(values, values[1:], strict=False)
+    ]
+
+
+def _dot(a: Sequence[int], b: Sequence[int]) -> int:
+    return sum(x * y for x, y in zip(a, b, strict=False))
+
+
+def _stays(part: _Staged, fail: States, whole: int) -> tuple[int, dict[str, int]]:
+    """The weight that the command stays (over its rolls, its test's and `whole`), and the
+    same for each of its testing units, which must also hold its own test."""
+    rises = _stay_values(part, fail, whole)
+    command = sum(_dot(rung.at_most, rise) for rung, rise in zip(part.rungs, rises, strict=True))
+    from_rung: dict[Weights, list[int]] = {}  # by dice: the sums from each rung up
+    units: dict[str, int] = {}
+    for kind in part.part.alike:
+        if kind.weights not in from_rung:
+            terms = [
+                _dot(_divided(rung.at_most, kind.weights), rise)
+                for rung, rise in zip(part.rungs, rises, strict=True)
+            ]
+            from_rung[kind.weights] = list(accumulate(reversed(terms)))[::-1]
+        # it holds: the senior is its claim or better, so no rung below its claim counts
+        first = sum(1 for rung in part.rungs if rung.senior < kind.claim)
+        units |= dict.fromkeys(kind.names, kind.weights.hold * from_rung[kind.weights][first])
+    return command, units
+
+
+def _removals(
+    test: _ForceTest, staged: Sequence[_Staged], fail_given: list[States]
+) -> tuple[dict[str, Rational], dict[str, Rational]]:
+    """The probability that each unit and each command is off the table at the end."""
+    total_den = prod(part.den for part in staged)
+    unit_removed: dict[str, Rational] = {}
+    command_removed: dict[str, Rational] = {}
+    for part, fail in zip(staged, fail_given, strict=True):
+        whole = total_den // part.den * test.out_of  # the weight of everything but this command
+        stays, units = _stays(part, fail, whole)
+        den = part.rolls * part.out_of * whole
+        name = part.part.command.name
+        command_removed[name] = 1 - Rational(stays, den)
+        unit_removed |= {unit.name: Rational(1) for unit in part.part.command.units}
+        unit_removed |= dict.fromkeys(part.part.untested, command_removed[name])
+        unit_removed |= {unit: 1 - Rational(weight, den) for unit, weight in units.items()}
+    return unit_removed, command_removed
+
+
+def _force_stage(
+    force: Force,
+    staged: list[_Staged],
+    unit_fails: dict[str, Rational],
+    command_fails: dict[str, Rational],
+    prefer: frozenset[str],
+) -> Cascade:
+    """LD-11, LD-12 across commands, then back down to each command and unit."""
+    test = _force_test(force, prefer)
+    broken, fail_given = _nothing_left(test, staged)
+    powers = _Powers(test.bar)
+    for threshold in _thresholds(force, test, staged):
+        broken += _at_threshold(test, staged, threshold, fail_given, powers)
+    unit_removed, command_removed = _removals(test, staged, fail_given)
+    total = prod(part.den for part in staged) * test.out_of
+    return Cascade(
+        unit_fails, unit_removed, command_fails, command_removed, Rational(broken, total)
+    )
