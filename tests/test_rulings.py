@@ -10,7 +10,9 @@ decides; this fixes the words, so a changed clause id, reason or message shows i
 - `rulings/break_test.json`: every outcome, clause and reason of `resolve_break_test`,
   `reform_permission` and `check_combat_reform` over a grid of inputs;
 - `rulings/campaign.json`: the steps, victor and fates of `resolve_battle` for a few
-  battles under a grid of dice, a passed and a failed check.
+  battles under a grid of dice, a passed and a failed check;
+- `rulings/leadership.json`: every test and removal of `resolve_phase` for a small force
+  under a grid of casualties and dice, in both readings of LD-C5.
 """
 
 import inspect
@@ -25,6 +27,7 @@ from test_hostile import CASES
 
 from rulesref import break_test as br
 from rulesref import campaign as ca
+from rulesref import leadership as ld
 from rulesref.errors import RulesError
 
 FOLDER = Path(__file__).resolve().parent / "snapshots" / "rulings"
@@ -55,11 +58,14 @@ def _ruling(record) -> str:
 def break_test_rulings() -> dict[str, str]:
     entries = {}
     rolls = list(combinations_with_replacement(range(1, 7), 2))
-    for ld, by, dice, steadfast, courage in product(
+    for leadership, by, dice, steadfast, courage in product(
         (0, 2, 7, 10), (0, 3, 12), rolls, (False, True), (False, True)
     ):
-        result = br.resolve_break_test(ld, by, dice, steadfast=steadfast, insane_courage=courage)
-        key = f"resolve_break_test({ld}, {by}, {dice}, steadfast={steadfast}, insane={courage})"
+        result = br.resolve_break_test(
+            leadership, by, dice, steadfast=steadfast, insane_courage=courage
+        )
+        options = f"steadfast={steadfast}, insane={courage}"
+        key = f"resolve_break_test({leadership}, {by}, {dice}, {options})"
         entries[key] = f"{result.modified_leadership} {result.total} | {_ruling(result)}"
     for result, fled, enemy_fled, facings in product(
         br.RESULTS, (False, True), (False, True), (1, 2, 4)
@@ -145,10 +151,49 @@ def campaign_rulings() -> dict[str, str]:
     return entries
 
 
+_DRILLED = ld.Doctrine(rerolls=1, name="Drilled")
+COMPANY = ld.Force(
+    [
+        ld.Command(
+            "1st",
+            [ld.Unit("A", 10, "4+"), ld.Unit("B", 10, "5+", doctrine=_DRILLED)],
+            [ld.Leader("Lt", "3+", rank=2, unit="A")],
+        ),
+        ld.Command("2nd", [ld.Unit("C", 10, "4+"), ld.Unit("D", 4, "4+")]),
+    ],
+    [ld.Leader("Cpt", "2+", rank=3)],
+)
+FACES = {
+    "all 1s": dict.fromkeys(["A", "C", "D", "1st", "2nd", "force"], [1]) | {"B": [1, 1]},
+    "all 6s": dict.fromkeys(["A", "B", "C", "D", "1st", "2nd", "force"], [6]),
+    "mixed": {"A": [1], "B": [1, 6], "C": [6], "D": [1], "1st": [1], "2nd": [6], "force": [2]},
+}
+
+
+def leadership_rulings() -> dict[str, str]:
+    entries = {}
+    for a, b, c, d, (faces, dice), survive in product(
+        (0, 6, 10), (0, 6, 10), (0, 6, 10), (0, 4), FACES.items(), (False, True)
+    ):
+        casualties = {name: n for name, n in zip("ABCD", (a, b, c, d), strict=True) if n}
+        readings = ld.Readings(removed_figures_survive=survive)
+        result = ld.resolve_phase(COMPANY, casualties, dice, readings=readings)
+        tests = " / ".join(
+            f"{t.who} {t.level} {t.clause} on {t.figure} {t.target}+ rolled {t.rolls} "
+            f"{'passed' if t.passed else 'failed'}{' (ignored)' if t.ignored else ''}"
+            for t in result.tests
+        )
+        removed = " / ".join(f"{r.who} {r.level} {r.clause}: {r.reason}" for r in result.removed)
+        key = f"casualties {casualties}, dice {faces}, removed figures survive {survive}"
+        entries[key] = f"{tests} | {removed} | broken {result.force_broken}"
+    return entries
+
+
 RULINGS = {
     "rulings/messages.json": messages,
     "rulings/break_test.json": break_test_rulings,
     "rulings/campaign.json": campaign_rulings,
+    "rulings/leadership.json": leadership_rulings,
 }
 
 
