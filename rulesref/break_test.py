@@ -248,7 +248,6 @@ class Unit:
     unit_strength: int
     disrupted: bool
     skirmisher: bool
-    unbreakable: bool
 
     def __init__(
         self,
@@ -257,7 +256,6 @@ class Unit:
         unit_strength: int | None = None,
         disrupted: bool = False,
         skirmisher: bool = False,
-        unbreakable: bool = False,
     ) -> None:
         set_field = partial(object.__setattr__, self)
         set_field("models", whole_number("models", models, 1, MAX_MODELS))
@@ -268,7 +266,6 @@ class Unit:
         )
         set_field("disrupted", yes_or_no("disrupted", disrupted))
         set_field("skirmisher", yes_or_no("skirmisher", skirmisher))
-        set_field("unbreakable", yes_or_no("unbreakable", unbreakable))
 
     @property
     def ranks(self) -> int:
@@ -497,9 +494,8 @@ def reform_permission(
         raise RulesError(f"fled must be False for a unit that {result} (only a loser flees)")
     if yes_or_no("enemy_fled", enemy_fled) and result is not CombatResult.WON:
         raise RulesError(f"enemy_fled must be False for a unit that {result} (only a loser flees)")
-    if fled:
-        clause = "BR-15" if result is CombatResult.LOST else "BR-13"
-        return ReformPermission(Reform.NOT_ALLOWED, clause, "a unit that fled cannot reform")
+    if fled:  # only a loser flees (refused above)
+        return ReformPermission(Reform.NOT_ALLOWED, "BR-15", "a unit that fled cannot reform")
     if engaged_facings > 1:
         return ReformPermission(
             Reform.NOT_ALLOWED, "BR-12", f"engaged on {engaged_facings} facings, not one"

@@ -424,3 +424,7 @@ def test_readings_default_to_the_published_reading():
     goblins = Unit(models=20, width=5, disrupted=True)
     assert usable_ranks(goblins) == 0
     assert usable_ranks(goblins, readings=Readings(disrupted_uses_ranks=True)) == 4
+
+
+def test_a_combat_result_may_be_zero_on_either_side():
+    assert not takes_break_test(0, 0) and takes_break_test(0, 1) and not takes_break_test(1, 0)
