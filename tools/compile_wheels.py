@@ -25,13 +25,9 @@ from pyodide_js import loadPackage
 
 RUNTIME = Path("/runtime")
 # what the page asks first: a force and a battle, through rulesref.workbench
+UNIT = {"name": "A", "starting": 10, "leadership": "4+"}
 QUESTIONS = [
-    {
-        "force": {
-            "commands": [{"name": "P", "units": [{"name": "A", "starting": 10, "leadership": "4+"}]}],
-            "casualties": {"A": 6},
-        }
-    },
+    {"force": {"commands": [{"name": "P", "units": [UNIT]}], "casualties": {"A": 6}}},
     {"battle": {"attacker": {"platoons": [{"kind": "artillery"}]}, "defender": {"platoons": [{}]}}},
 ]
 
