@@ -403,13 +403,15 @@ function page() {
   }
 
   // --- the Worker: started at once, so that Python loads while the player reads the form
-  let python, pending = 0, asked = 0, timer, slow;
+  let python, asked = 0, timer, slow;
+  root.timings = {};
   function restart() {
     python?.terminate();
     python = new Worker(import.meta.url, { type: "module" });
     stopButton.hidden = true;
     python.onmessage = ({ data }) => {
       if (data.stage !== undefined) {
+        root.timings[STAGES[data.stage]] = Math.round(performance.now());  // ms since the page opened
         progress.value = data.stage;
         stageText.textContent = data.stage === STAGES.length - 1 ? "" : `${STAGES[data.stage]}…`;
         status.hidden = data.stage === STAGES.length - 1;
@@ -426,6 +428,8 @@ function page() {
         if (data.answer.error) showError(data.answer.error);
         else if (data.answer.test === "cascade") showForce(data.answer);
         else showBattle(data.answer);
+        root.answer = data.answer;  // the last answer as rulesref gave it, for tests and the curious
+        root.timings.answer ??= Math.round(performance.now());
         root.dataset.answered = String(data.id);
         root.dataset.ms = String(data.ms);
       }
