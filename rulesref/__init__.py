@@ -13,11 +13,25 @@ One module per source document, on a small exact dice core:
   clauses ST-1 to ST-13.
 
 Around them: `rulesref.tables` (the site's tables and calculator data),
-`rulesref.figures` (formation diagrams), `rulesref.cli` (the `rulesref` command) and
+`rulesref.views` (charts, formation diagrams, decision tables and diagrams, on the SVG
+toolkit `rulesref.views.svg`), `rulesref.cli` (the `rulesref` command) and
 `rulesref.errors` (`RulesError`, for any input no rule accepts).
 """
 
-from rulesref.errors import RulesError
+from typing import TYPE_CHECKING
 
 __all__ = ["RulesError"]
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from rulesref.errors import RulesError
+else:
+
+    def __getattr__(name: str) -> object:
+        # imported when first asked for, so that `import rulesref` (and the command line,
+        # which chooses its number type first: rulesref.exact) starts fast
+        if name == "RulesError":
+            from rulesref.errors import RulesError
+
+            return RulesError
+        raise AttributeError(f"module 'rulesref' has no attribute {name!r}")

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
 
-from sympy import Rational
-
 from rulesref.dice import ways_at_most, with_rerolls
 from rulesref.errors import (
     RulesError,
@@ -29,6 +27,7 @@ from rulesref.errors import (
     word_of,
     yes_or_no,
 )
+from rulesref.exact import Rational
 
 __all__ = [
     "takes_break_test",

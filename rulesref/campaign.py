@@ -19,8 +19,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from sympy import Rational
-
 from rulesref.dice import D6, probability_at_most, sum_counts
 from rulesref.errors import (
     RulesError,
@@ -33,6 +31,7 @@ from rulesref.errors import (
     whole_number,
     yes_or_no,
 )
+from rulesref.exact import Rational
 
 __all__ = [
     "KINDS",

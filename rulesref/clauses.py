@@ -251,9 +251,9 @@ _ALL = [
         (
             "ST-C1",
             "A fleeing unit's standards go only to a victor that pursues",
-            "_needs_pursuit standard_fate",
+            "_needs_pursuit CapturedIfPursued Readings standard_fate",
         ),
-        ("ST-C2", "A tied-down victor cannot take a destroyed unit's standard", "_if_free"),
+        ("ST-C2", "A tied-down victor cannot take a destroyed unit's standard", "CapturedIfFree"),
         (
             "ST-C3",
             "A unit that never breaks keeps its standards until it is destroyed",

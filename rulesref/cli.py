@@ -19,11 +19,10 @@ from contextlib import contextmanager
 from dataclasses import fields as dataclass_fields
 from typing import NoReturn, TypeVar
 
-from sympy import Rational
-
 from rulesref.break_test import break_test_probability, reform_test_probability
 from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side, battle_odds
 from rulesref.errors import RulesError
+from rulesref.exact import Rational
 from rulesref.leadership import (
     Command,
     Doctrine,

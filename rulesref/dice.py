@@ -38,8 +38,6 @@ from functools import lru_cache
 from itertools import accumulate
 from math import comb, prod
 
-from sympy import Rational
-
 try:
     from gmpy2 import divexact, mpz
 except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same, slower
@@ -48,6 +46,7 @@ except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers coun
     mpz = int
 
 from rulesref.errors import RulesError, chance, whole_number
+from rulesref.exact import Rational
 from rulesref.moved import moved_from
 
 __all__ = [
@@ -255,8 +254,9 @@ def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
     passes = chance("probability", probability)
     whole_number("rerolls", rerolls, 0, MAX_DICE)
     # every one of the rerolls + 1 tries fails: (1 - p)**(rerolls + 1), in whole numbers
-    rolls = passes.q ** (rerolls + 1)
-    return Rational(rolls - (passes.q - passes.p) ** (rerolls + 1), rolls)
+    rolls = passes.denominator ** (rerolls + 1)
+    misses = passes.denominator - passes.numerator
+    return Rational(rolls - misses ** (rerolls + 1), rolls)
 
 
 __getattr__ = moved_from(__name__)  # the old names chance_at_most, chance_at_least

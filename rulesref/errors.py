@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TypeVar
 
-from sympy import Rational
+from rulesref.exact import Rational
 
 __all__ = ["RulesError"]
 

@@ -17,12 +17,9 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from html import escape
 from math import gcd
 from operator import mul
 from typing import NamedTuple
-
-from sympy import Rational
 
 from rulesref.dice import probability_at_least, with_rerolls
 from rulesref.errors import (
@@ -34,6 +31,8 @@ from rulesref.errors import (
     whole_number,
     yes_or_no,
 )
+from rulesref.exact import Rational
+from rulesref.moved import moved_from
 
 __all__ = [
     "LEVELS",
@@ -56,7 +55,6 @@ __all__ = [
     "resolve_phase",
     "Cascade",
     "cascade_probabilities",
-    "chain_of_command_svg",
 ]
 
 MAX_REROLLS = 10
@@ -936,97 +934,4 @@ def _force_stage(
     )
 
 
-BOX_W, BOX_H, GAP_X, ROW = 104, 50, 8, 96
-
-
-def _shade(p: Rational) -> str:
-    """From pale green (0) through amber to red (1): the chance of being removed."""
-    x = float(p)
-    low, mid, high = (205, 235, 205), (250, 215, 140), (235, 120, 110)
-    a, b, t = (low, mid, x / 0.5) if x < 0.5 else (mid, high, (x - 0.5) / 0.5)
-    return "#" + "".join(f"{round(u + (v - u) * t):02x}" for u, v in zip(a, b, strict=True))
-
-
-def _box(x: float, y: float, lines: list[str], p: Rational | None, *, dashed: bool = False) -> str:
-    fill = "#e4e4e4" if p is None else _shade(p)
-    dash = ' stroke-dasharray="4 3"' if dashed else ""
-    text = "".join(
-        f'<text x="{x + BOX_W / 2:g}" y="{y + 20 + 19 * i:g}" font-size="{15 - i}" '
-        f'text-anchor="middle" fill="#222">{escape(line)}</text>'
-        for i, line in enumerate(lines)
-    )
-    return (
-        f'<rect x="{x:g}" y="{y:g}" width="{BOX_W}" height="{BOX_H}" rx="6" '
-        f'fill="{fill}" stroke="#555"{dash}/>' + text
-    )
-
-
-def chain_of_command_svg(force: Force, odds: Cascade) -> str:
-    """An SVG tree of the force, its commands and their units, each box shaded by the
-    exact chance that it is removed this phase (`odds` from `cascade_probabilities`).
-
-    ```python
-    from rulesref.leadership import (
-        Command,
-        Force,
-        Unit,
-        cascade_probabilities,
-        chain_of_command_svg,
-    )
-
-    force = Force([Command("Platoon", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])])
-    svg = chain_of_command_svg(force, cascade_probabilities(force, {"A": 6}))
-    print(svg.startswith("<svg"), "removed 50%" in svg)
-    #> True True
-    ```
-    """
-    instance_of("force", force, Force, "a Force")
-    instance_of("odds", odds, Cascade, "a Cascade, from cascade_probabilities")
-    if set(odds.unit_removed) != {u.name for u in force.units} or set(odds.command_removed) != {
-        c.name for c in force.commands
-    }:
-        raise RulesError("odds must be the cascade of this force, got the odds of another one")
-    spans = [len(c.units) * (BOX_W + GAP_X) - GAP_X for c in force.commands]
-    width = max(sum(spans) + 2 * GAP_X * (len(spans) - 1), BOX_W)
-    body, left = [], 0.0
-    force_x = (width - BOX_W) / 2
-    for command, span in zip(force.commands, spans, strict=True):
-        cx = left + (span - BOX_W) / 2
-        body.append(
-            f'<line x1="{force_x + BOX_W / 2:g}" y1="{BOX_H:g}" x2="{cx + BOX_W / 2:g}" '
-            f'y2="{ROW:g}" stroke="#777"/>'
-        )
-        for index, unit in enumerate(command.units):
-            ux = left + index * (BOX_W + GAP_X)
-            body.append(
-                f'<line x1="{cx + BOX_W / 2:g}" y1="{ROW + BOX_H:g}" x2="{ux + BOX_W / 2:g}" '
-                f'y2="{2 * ROW:g}" stroke="#777"/>'
-            )
-            if unit.in_play:
-                lines = [unit.name, f"removed {float(odds.unit_removed[unit.name]):.0%}"]
-                body.append(_box(ux, 2 * ROW, lines, odds.unit_removed[unit.name]))
-            else:
-                body.append(_box(ux, 2 * ROW, [unit.name, "gone already"], None, dashed=True))
-        p = odds.command_removed[command.name]
-        body.append(_box(cx, ROW, [command.name, f"removed {float(p):.0%}"], p))
-        left += span + 2 * GAP_X
-    p = odds.force_breaks
-    body.append(_box(force_x, 0, [force.name, f"breaks {float(p):.0%}"], p))
-    for step in range(11):  # the key: the shade of 0%, 10%, ... 100%
-        body.append(
-            f'<rect x="{step * 16:g}" y="{2 * ROW + BOX_H + 14:g}" width="16" height="12" '
-            f'fill="{_shade(Rational(step, 10))}"/>'
-        )
-    body.append(
-        f'<text x="{11 * 16 + 8:g}" y="{2 * ROW + BOX_H + 25:g}" font-size="13" '
-        f'fill="currentColor">chance of leaving the table this phase: 0% to 100%</text>'
-    )
-    height = 2 * ROW + BOX_H + 32
-    label = escape(f"Chain of command of {force.name}, each part shaded by its chance of removal")
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" '
-        f'viewBox="-2 -2 {width + 4:g} {height:g}" '
-        f'style="max-width: 100%; height: auto" width="{width:g}" font-family="sans-serif">'
-        + "".join(body)
-        + "</svg>"
-    )
+__getattr__ = moved_from(__name__)

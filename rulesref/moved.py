@@ -21,7 +21,23 @@ from importlib import import_module
 __all__ = ["MOVED", "RENAMED", "moved_from"]
 
 # "old module.name": "new module". Never remove a line: someone's code imports it.
-MOVED: dict[str, str] = {}
+MOVED: dict[str, str] = {
+    **dict.fromkeys(
+        [
+            "rulesref.charts.STYLES",
+            "rulesref.charts.Series",
+            "rulesref.charts.line_chart",
+            "rulesref.charts.bar_chart",
+            "rulesref.charts.break_test_charts",
+        ],
+        "rulesref.views.charts",
+    ),
+    "rulesref.figures.PLACES": "rulesref.views.formations",
+    "rulesref.figures.combat_figure": "rulesref.views.formations",
+    "rulesref.leadership.chain_of_command_svg": "rulesref.views.chain_of_command",
+    "rulesref.standards.decision_table_html": "rulesref.views.standards",
+    "rulesref.standards.decision_svg": "rulesref.views.standards",
+}
 
 
 def moved_from(module: str) -> Callable[[str], object]:

@@ -27,10 +27,10 @@ for verdict in standard_fate(trollslayers):
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from html import escape
 from itertools import product
 
 from rulesref.errors import RulesError, instance_of, yes_or_no
+from rulesref.moved import moved_from
 
 __all__ = [
     "Standard",
@@ -41,13 +41,17 @@ __all__ = [
     "Fate",
     "Verdict",
     "Round",
-    "standard_fate",
-    "every_round",
-    "decision_table_html",
+    "Readings",
+    "Settled",
+    "CapturedIfFree",
+    "CapturedIfPursued",
+    "Step",
     "REGIMENTAL_STEPS",
     "ARMY_STEPS",
+    "first_step",
+    "standard_fate",
     "decision_path",
-    "decision_svg",
+    "every_round",
 ]
 
 
@@ -273,25 +277,75 @@ def _check_victor(r: Round) -> None:
         raise RulesError("victor must not be PURSUES when nothing flees: there is nobody to chase")
 
 
+@dataclass(frozen=True)
+class Readings:
+    """The optional readings of the clarifications; the defaults are the site's.
+
+    - `free_to_pursue_suffices` (ST-C1): when the ASB's unit breaks (ST-7, ST-8), both
+      standards go to a victor merely free to pursue, not only to one that pursues, as
+      those clauses' words say. A unit without the ASB, or a lone ASB, still needs a
+      pursuer.
+    """
+
+    free_to_pursue_suffices: bool = False
+
+    def __post_init__(self) -> None:
+        yes_or_no("free_to_pursue_suffices", self.free_to_pursue_suffices)
+
+
+SITE_READINGS = Readings()  # the readings the site publishes
+
+
 def _free(r: Round) -> bool:
     """The victor is free to pursue: not tied down fighting other units."""
     return r.victor is not Victor.TIED
 
 
-def _needs_pursuit(r: Round, free_to_pursue_suffices: bool) -> bool:
-    """ST-C1: the standard of a fleeing unit is taken only by a victor that pursues."""
-    return r.victor is Victor.PURSUES or (free_to_pursue_suffices and _free(r))
+def _needs_pursuit(r: Round, readings: Readings) -> bool:
+    """ST-C1: the standards of a fleeing unit are taken only by a victor that pursues; in
+    the other reading, a victor free to pursue takes them when the ASB's unit breaks."""
+    asb_unit_broke = r.army_standard and r.unit is UnitFate.BREAKS
+    loose = readings.free_to_pursue_suffices and asb_unit_broke and _free(r)
+    return r.victor is Victor.PURSUES or loose
 
 
-def _if_free(
-    standard: Standard, clause: str, r: Round, why: str, by: str = "a victorious unit"
-) -> Verdict:
-    """Captured if the victor is free to pursue, lost if it is tied down (ST-C2).
+def _why(why: str, r: Round) -> str:
+    """A reason in words, with the fates of the round's unit and character filled in."""
+    return why.format(
+        unit=r.unit.value if r.unit else "", character=r.character.value if r.character else ""
+    )
 
-    The winning player chooses which of the victorious units takes it."""
-    if _free(r):
-        return Verdict(standard, Fate.CAPTURED, clause, f"{why}, the victor is free to pursue", by)
-    return Verdict(standard, Fate.LOST, clause, f"{why}, but the victor is tied down")
+
+@dataclass(frozen=True)
+class Settled:
+    """The standard is kept or lost, whatever the victor does."""
+
+    fate: Fate
+    why: str
+
+    @property
+    def summary(self) -> str:
+        return self.fate.value
+
+    def verdict(self, standard: Standard, clause: str, r: Round, readings: Readings) -> Verdict:
+        return Verdict(standard, self.fate, clause, _why(self.why, r))
+
+
+@dataclass(frozen=True)
+class CapturedIfFree:
+    """ST-C2: captured if the victor is free to pursue, lost if it is tied down; the
+    winning player chooses which of the victorious units takes it."""
+
+    why: str
+    by: str = "a victorious unit"
+    summary = "captured if free to pursue, else lost"
+
+    def verdict(self, standard: Standard, clause: str, r: Round, readings: Readings) -> Verdict:
+        why = _why(self.why, r)
+        if _free(r):
+            reason = f"{why}, the victor is free to pursue"
+            return Verdict(standard, Fate.CAPTURED, clause, reason, self.by)
+        return Verdict(standard, Fate.LOST, clause, f"{why}, but the victor is tied down")
 
 
 PURSUIT = {
@@ -301,79 +355,219 @@ PURSUIT = {
 }
 
 
-def _if_pursued(standard: Standard, clause: str, r: Round, why: str, suffices: bool) -> Verdict:
-    """Captured by the pursuer; trampled (lost) when the victor does not pursue (ST-C1),
-    unless `suffices` (ST-7, ST-8 read by their words): then a victor free to pursue
-    that stays put takes it."""
-    victor = PURSUIT[r.victor]
-    if _needs_pursuit(r, suffices):
-        by = "the pursuer" if r.victor is Victor.PURSUES else "a victorious unit free to pursue"
-        return Verdict(standard, Fate.CAPTURED, clause, f"{why}, {victor}", by)
-    return Verdict(standard, Fate.LOST, clause, f"{why}, {victor}: trampled")
+@dataclass(frozen=True)
+class CapturedIfPursued:
+    """ST-C1: captured by the pursuer; trampled (lost) when the victor does not pursue."""
+
+    why: str
+    summary = "captured if the victor pursues, else trampled"
+
+    def verdict(self, standard: Standard, clause: str, r: Round, readings: Readings) -> Verdict:
+        why, victor = _why(self.why, r), PURSUIT[r.victor]
+        if _needs_pursuit(r, readings):
+            by = "the pursuer" if r.victor is Victor.PURSUES else "a victorious unit free to pursue"
+            return Verdict(standard, Fate.CAPTURED, clause, f"{why}, {victor}", by)
+        return Verdict(standard, Fate.LOST, clause, f"{why}, {victor}: trampled")
 
 
-def _regimental(r: Round, suffices: bool) -> Verdict:
-    """ST-1 to ST-5, and ST-C3: the fate of the unit's own standard."""
-    s = Standard.REGIMENTAL
-    if r.unit is UnitFate.BREAKS:  # ST-1; with the ASB in it, ST-7 and ST-8 hand both over
-        return _if_pursued(s, "ST-1", r, "failed its Break test", suffices and r.army_standard)
-    if r.unit is UnitFate.PANICS:  # ST-2
-        return Verdict(s, Fate.KEPT, "ST-2", "fled from psychology, not a failed Break test")
-    if r.unit_destroyed and r.troops is Troops.UNDEAD and r.character is not None:
-        if r.character is Character.STANDS:  # ST-5
-            return Verdict(s, Fate.LOST, "ST-5", "Undead unit destroyed, its character remains")
-        if r.character is not Character.KILLED:  # ST-5: he flees or is destroyed
-            return _if_free(s, "ST-5", r, f"unit destroyed, its character {r.character.value}")
-    if r.unit is UnitFate.DESTROYED:  # ST-3
-        return _if_free(s, "ST-3", r, "destroyed outright")
-    if r.unit in (UnitFate.CRUMBLES, UnitFate.WIPED_OUT):  # ST-4
-        return _if_free(s, "ST-4", r, f"Undead unit {r.unit.value}")
-    if r.troops is Troops.NORMAL:  # ST-1: only a failed Break test takes a standard
-        return Verdict(s, Fate.KEPT, "ST-1", "the unit held: no failed Break test")
-    return Verdict(s, Fate.KEPT, "ST-C3", "never breaks and was not destroyed")  # ST-C3
+@dataclass(frozen=True)
+class Step:
+    """One step of a standard's rules: a question about the round in our words, the test
+    it stands for, the clause that answers it, and the ruling when the answer is yes.
+    A "no" goes on to the next step."""
+
+    question: str
+    applies: Callable[[Round], bool]
+    clause: str
+    yes: Settled | CapturedIfFree | CapturedIfPursued
 
 
-def _army(r: Round, suffices: bool) -> Verdict:
-    """ST-2, ST-6 to ST-13, with ST-C3 to ST-C7: the fate of the army standard."""
-    s, asb = Standard.ARMY, r.character
-    if asb is Character.PANICS:  # ST-2
-        return Verdict(s, Fate.KEPT, "ST-2", "fled from psychology, not a failed Break test")
-    if r.alone:  # ST-6 (a lone Wight destroyed by a failed test counts as killed: ST-C4)
-        if asb in (Character.KILLED, Character.CRUMBLES):
-            return _if_free(s, "ST-6", r, f"lone ASB {asb.value}", "the unit that killed him")
-        if asb is Character.BREAKS:  # ST-C4: a unit of one that breaks, as ST-1
-            return _if_pursued(s, "ST-1", r, "lone ASB failed his Break test", False)
-        return Verdict(s, Fate.KEPT, "ST-6", "lone ASB not killed")
-    if r.troops is Troops.NORMAL:
-        if r.unit is UnitFate.BREAKS and asb is Character.BREAKS:  # ST-7
-            return _if_pursued(s, "ST-7", r, "ASB alive, his unit broke", suffices)
-        if r.unit is UnitFate.BREAKS:  # ST-8
-            return _if_pursued(s, "ST-8", r, "ASB killed, his unit broke", suffices)
-        if r.unit is UnitFate.DESTROYED:  # ST-C5: with its ASB, as ST-3
-            return _if_free(s, "ST-3", r, "ASB's unit destroyed outright")
-        if asb is Character.KILLED:  # ST-9
-            return Verdict(s, Fate.LOST, "ST-9", "ASB killed, his unit did not break")
-        return Verdict(s, Fate.KEPT, "ST-1", "ASB alive, his unit held")
-    if asb is Character.KILLED and (r.troops is Troops.IMMUNE or r.unit_destroyed):  # ST-10
-        if r.unit_destroyed:
-            return _if_free(s, "ST-10", r, "ASB killed, whole unit destroyed")
-        return Verdict(s, Fate.LOST, "ST-10", "ASB killed, his unit not destroyed")
-    if r.troops is Troops.UNDEAD:
-        if r.unit_destroyed and asb is Character.CRUMBLES:  # ST-11
-            return _if_free(s, "ST-11", r, "unit destroyed, Wight ASB failed his Break test")
-        if asb in (Character.KILLED, Character.CRUMBLES):  # ST-12
-            return Verdict(s, Fate.LOST, "ST-12", f"Wight ASB {asb.value}, his unit remains")
-        if r.unit_destroyed:  # ST-13
-            return Verdict(s, Fate.KEPT, "ST-13", "Wight ASB outlives his unit: alone from now")
-    return Verdict(s, Fate.KEPT, "ST-C3", "ASB alive, his unit never breaks and still stands")
+PSYCHOLOGY = "fled from psychology, not a failed Break test"
+KILLED_OR_CRUMBLED = (Character.KILLED, Character.CRUMBLES)
 
 
-def standard_fate(r: Round, *, free_to_pursue_suffices: bool = False) -> tuple[Verdict, ...]:
-    """The fate of each standard in the round: regimental first, then the army standard.
+def _regimental() -> tuple[Step, ...]:
+    """ST-1 to ST-5, and ST-C3: the fate of the unit's own standard, step by step."""
+    return (
+        Step(
+            "Failed its Break test and fled?",
+            lambda r: r.unit is UnitFate.BREAKS,
+            "ST-1",  # with the ASB in it, ST-7 and ST-8 hand both standards over
+            CapturedIfPursued("failed its Break test"),
+        ),
+        Step(
+            "Fled from Terror or Panic?",
+            lambda r: r.unit is UnitFate.PANICS,
+            "ST-2",
+            Settled(Fate.KEPT, PSYCHOLOGY),
+        ),
+        Step(
+            "Undead unit destroyed, its character still stands?",
+            lambda r: (
+                r.troops is Troops.UNDEAD and r.unit_destroyed and r.character is Character.STANDS
+            ),
+            "ST-5",
+            Settled(Fate.LOST, "Undead unit destroyed, its character remains"),
+        ),
+        Step(
+            "Undead unit destroyed, its character flees or crumbles?",
+            lambda r: (
+                r.troops is Troops.UNDEAD
+                and r.unit_destroyed
+                and r.character in (Character.BREAKS, Character.CRUMBLES)
+            ),
+            "ST-5",
+            CapturedIfFree("unit destroyed, its character {character}"),
+        ),
+        Step(
+            "Destroyed outright in combat?",
+            lambda r: r.unit is UnitFate.DESTROYED,
+            "ST-3",
+            CapturedIfFree("destroyed outright"),
+        ),
+        Step(
+            "Undead: crumbled or wiped out?",
+            lambda r: r.unit_destroyed,
+            "ST-4",
+            CapturedIfFree("Undead unit {unit}"),
+        ),
+        Step(
+            "Takes Break tests normally, and held?",
+            lambda r: r.troops is Troops.NORMAL,
+            "ST-1",  # only a failed Break test takes a standard
+            Settled(Fate.KEPT, "the unit held: no failed Break test"),
+        ),
+        Step(
+            "Otherwise: never breaks, still stands",
+            lambda r: True,
+            "ST-C3",
+            Settled(Fate.KEPT, "never breaks and was not destroyed"),
+        ),
+    )
 
-    `free_to_pursue_suffices=True` is the other reading of ST-C1: when the ASB's unit
-    breaks (ST-7, ST-8), both standards go to a victor merely free to pursue, not only
-    to one that pursues. A unit without the ASB, or a lone ASB, still needs a pursuer.
+
+def _army() -> tuple[Step, ...]:
+    """ST-2, ST-6 to ST-13, with ST-C3 to ST-C7: the fate of the army standard, step by
+    step."""
+    return (
+        Step(
+            "ASB fled from Terror or Panic?",
+            lambda r: r.character is Character.PANICS,
+            "ST-2",
+            Settled(Fate.KEPT, PSYCHOLOGY),
+        ),
+        Step(  # ST-C4: a unit of one that breaks, as ST-1
+            "Lone ASB failed his Break test and fled?",
+            lambda r: r.alone and r.character is Character.BREAKS,
+            "ST-1",
+            CapturedIfPursued("lone ASB failed his Break test"),
+        ),
+        Step(  # ST-6; a lone Wight destroyed by a failed test counts as killed (ST-C4)
+            "Lone ASB killed (or a lone Wight crumbles)?",
+            lambda r: r.alone and r.character in KILLED_OR_CRUMBLED,
+            "ST-6",
+            CapturedIfFree("lone ASB {character}", "the unit that killed him"),
+        ),
+        Step(
+            "Lone ASB still alive?",
+            lambda r: r.alone,
+            "ST-6",
+            Settled(Fate.KEPT, "lone ASB not killed"),
+        ),
+        Step(
+            "Unit broke, ASB alive and fled with it?",
+            lambda r: r.unit is UnitFate.BREAKS and r.character is Character.BREAKS,
+            "ST-7",
+            CapturedIfPursued("ASB alive, his unit broke"),
+        ),
+        Step(
+            "Unit broke, ASB killed?",
+            lambda r: r.unit is UnitFate.BREAKS,
+            "ST-8",
+            CapturedIfPursued("ASB killed, his unit broke"),
+        ),
+        Step(  # ST-C5: a unit destroyed with its ASB, as ST-3
+            "Normal unit destroyed with its ASB?",
+            lambda r: r.troops is Troops.NORMAL and r.unit is UnitFate.DESTROYED,
+            "ST-3",
+            CapturedIfFree("ASB's unit destroyed outright"),
+        ),
+        Step(  # ST-C7: also when his unit flees from Panic
+            "Normal unit did not break, ASB killed?",
+            lambda r: r.troops is Troops.NORMAL and r.character is Character.KILLED,
+            "ST-9",
+            Settled(Fate.LOST, "ASB killed, his unit did not break"),
+        ),
+        Step(
+            "Normal unit held, ASB alive?",
+            lambda r: r.troops is Troops.NORMAL,
+            "ST-1",
+            Settled(Fate.KEPT, "ASB alive, his unit held"),
+        ),
+        Step(  # ST-C6: a Wight ASB killed as his regiment is destroyed
+            "ASB killed, his whole unit destroyed?",
+            lambda r: r.character is Character.KILLED and r.unit_destroyed,
+            "ST-10",
+            CapturedIfFree("ASB killed, whole unit destroyed"),
+        ),
+        Step(
+            "ASB killed, his Break-immune unit still stands?",
+            lambda r: r.character is Character.KILLED and r.troops is Troops.IMMUNE,
+            "ST-10",
+            Settled(Fate.LOST, "ASB killed, his unit not destroyed"),
+        ),
+        Step(
+            "Undead unit destroyed, Wight ASB crumbles?",
+            lambda r: r.unit_destroyed and r.character is Character.CRUMBLES,
+            "ST-11",
+            CapturedIfFree("unit destroyed, Wight ASB failed his Break test"),
+        ),
+        Step(
+            "Wight ASB killed or crumbles, unit remains?",
+            lambda r: r.character in KILLED_OR_CRUMBLED,
+            "ST-12",
+            Settled(Fate.LOST, "Wight ASB {character}, his unit remains"),
+        ),
+        Step(
+            "Wight ASB outlives his crumbled unit?",
+            lambda r: r.unit_destroyed,
+            "ST-13",
+            Settled(Fate.KEPT, "Wight ASB outlives his unit: alone from now"),
+        ),
+        Step(  # ST-C3
+            "Otherwise: ASB alive in a unit that still stands",
+            lambda r: True,
+            "ST-C3",
+            Settled(Fate.KEPT, "ASB alive, his unit never breaks and still stands"),
+        ),
+    )
+
+
+REGIMENTAL_STEPS = _regimental()
+"""The regimental standard's steps, in the order the document gives its cases."""
+ARMY_STEPS = _army()
+"""The army standard's steps, in the order the document gives its cases."""
+STEPS = {Standard.REGIMENTAL: REGIMENTAL_STEPS, Standard.ARMY: ARMY_STEPS}
+
+
+def first_step(steps: Sequence[Step], r: Round) -> int:
+    """The index of the first step that `r` answers "yes": the one that decides.
+
+    ```python
+    from rulesref.standards import REGIMENTAL_STEPS, Round, UnitFate, first_step
+
+    step = REGIMENTAL_STEPS[first_step(REGIMENTAL_STEPS, Round(unit=UnitFate.PANICS))]
+    print(step.question, step.clause, step.yes.summary)
+    #> Fled from Terror or Panic? ST-2 kept
+    ```
+    """
+    return next(i for i, step in enumerate(steps) if step.applies(r))
+
+
+def standard_fate(r: Round, *, readings: Readings = SITE_READINGS) -> tuple[Verdict, ...]:
+    """The fate of each standard in the round, regimental first, then the army standard:
+    the ruling of the first step of its table (`REGIMENTAL_STEPS`, `ARMY_STEPS`) that the
+    round answers "yes". `readings` chooses how ST-C1 is read.
 
     ```python
     from rulesref.standards import Character, Round, UnitFate, Victor, standard_fate
@@ -392,13 +586,40 @@ def standard_fate(r: Round, *, free_to_pursue_suffices: bool = False) -> tuple[V
     ```
     """
     instance_of("r", r, Round, "a Round")
-    yes_or_no("free_to_pursue_suffices", free_to_pursue_suffices)
+    instance_of("readings", readings, Readings, "a standards.Readings")
+    present = {Standard.REGIMENTAL: r.regimental_standard, Standard.ARMY: r.army_standard}
     verdicts = []
-    if r.regimental_standard:
-        verdicts.append(_regimental(r, free_to_pursue_suffices))
-    if r.army_standard:
-        verdicts.append(_army(r, free_to_pursue_suffices))
+    for standard, steps in STEPS.items():
+        if present[standard]:
+            step = steps[first_step(steps, r)]
+            verdicts.append(step.yes.verdict(standard, step.clause, r, readings))
     return tuple(verdicts)
+
+
+def decision_path(r: Round, standard: Standard) -> list[str]:
+    """The questions of one standard's table for `r`, each with its answer, down to the
+    deciding clause.
+
+    ```python
+    from rulesref.standards import Character, Round, Standard, Troops, UnitFate, decision_path
+
+    wight = Round(
+        army_standard=True,
+        troops=Troops.UNDEAD,
+        unit=UnitFate.HOLDS,
+        character=Character.KILLED,
+    )
+    print(decision_path(wight, Standard.ARMY)[-1])
+    #> Wight ASB killed or crumbles, unit remains? yes: ST-12
+    ```
+    """
+    instance_of("r", r, Round, "a Round")
+    instance_of("standard", standard, Standard, "a Standard")
+    steps = STEPS[standard]
+    last = first_step(steps, r)
+    return [f"{step.question} no" for step in steps[:last]] + [
+        f"{steps[last].question} yes: {steps[last].clause}"
+    ]
 
 
 def every_round() -> Iterator[Round]:
@@ -427,258 +648,4 @@ def every_round() -> Iterator[Round]:
             continue
 
 
-# The decision table and the decision diagram, drawn at build time from the code above.
-
-GROUPS = (  # (title, alone, regimental, army)
-    ("Regimental standard, no ASB", False, True, False),
-    ("ASB in a unit with a regimental standard", False, True, True),
-    ("ASB in a unit without a regimental standard", False, False, True),
-    ("ASB fighting alone", True, False, True),
-)
-VICTOR_LABELS = {Victor.PURSUES: "pursues", Victor.FREE: "free, stays", Victor.TIED: "tied down"}
-FATE_STYLE = {Fate.CAPTURED: "#b8322a", Fate.LOST: "#8a6d1f", Fate.KEPT: "#2e7d32"}
-
-
-def _cell(verdict: Verdict) -> str:
-    colour = FATE_STYLE[verdict.fate]
-    anchor = verdict.clause.lower()
-    return (
-        f'<td><strong style="color:{colour}">{verdict.fate.value}</strong> '
-        f'<a href="#{anchor}">{verdict.clause}</a></td>'
-    )
-
-
-def table_groups() -> list[tuple[str, list[Round]]]:
-    """Every round, grouped as the decision table shows them: by who carries what, then
-    by troops."""
-    rounds = list(every_round())
-    groups = []
-    for title, alone, regimental, army in GROUPS:
-        for troops in Troops:
-            members = [
-                r
-                for r in rounds
-                if (r.alone, r.regimental_standard, r.army_standard, r.troops)
-                == (alone, regimental, army, troops)
-            ]
-            groups.append((f"{title}: {troops.value}", members))
-    return groups
-
-
-TABLE_STYLE = (  # compact cells, so that three columns fit on a phone
-    "<style>.st-table table td, .st-table table th {padding: .5em .6em}"
-    " .st-table table {font-size: .62rem}</style>"
-)
-
-
-def decision_table_html() -> str:
-    """The complete decision table as HTML: one collapsible table per group, one row per
-    round (what happened, then the victor), each fate linked to the deciding clause."""
-    parts = [TABLE_STYLE]
-    for title, rounds in table_groups():
-        standards = [s for s in Standard if any(v.standard is s for v in standard_fate(rounds[0]))]
-        head = "".join(f"<th>{s.value.split()[0]}</th>" for s in standards)
-        rows = [
-            f"<tr><td>{escape(r.label)}<br><em>victor: {VICTOR_LABELS[r.victor]}</em></td>"
-            + "".join(_cell(v) for v in standard_fate(r))
-            + "</tr>"
-            for r in rounds
-        ]
-        parts.append(
-            f'<details class="st-table"><summary>{escape(title)} ({len(rounds)} rounds)</summary>'
-            f"<table><thead><tr><th>round</th>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></details>"
-        )
-    return "\n".join(parts)
-
-
-# Each step of the diagram: a question, the test it stands for, and its "yes" answer
-# linked to the clause; "no" goes on to the next step. The tests check that the first
-# step answered "yes" names the clause `standard_fate` gives, for every round.
-_Y = Troops.UNDEAD
-DiagramStep = tuple[str, Callable[[Round], bool], str, str]
-REGIMENTAL_STEPS: tuple[DiagramStep, ...] = (
-    (
-        "Failed its Break test and fled?",
-        lambda r: r.unit is UnitFate.BREAKS,
-        "captured if the victor pursues, else trampled",
-        "st-1",
-    ),
-    ("Fled from Terror or Panic?", lambda r: r.unit is UnitFate.PANICS, "kept", "st-2"),
-    (
-        "Undead unit destroyed, its character still stands?",
-        lambda r: r.troops is _Y and r.unit_destroyed and r.character is Character.STANDS,
-        "lost",
-        "st-5",
-    ),
-    (
-        "Undead unit destroyed, its character flees or crumbles?",
-        lambda r: (
-            r.troops is _Y
-            and r.unit_destroyed
-            and r.character in (Character.BREAKS, Character.CRUMBLES)
-        ),
-        "captured if free to pursue, else lost",
-        "st-5",
-    ),
-    (
-        "Destroyed outright in combat?",
-        lambda r: r.unit is UnitFate.DESTROYED,
-        "captured if free to pursue, else lost",
-        "st-3",
-    ),
-    (
-        "Undead: crumbled or wiped out?",
-        lambda r: r.unit_destroyed,
-        "captured if free to pursue, else lost",
-        "st-4",
-    ),
-    ("Takes Break tests normally?", lambda r: r.troops is Troops.NORMAL, "kept: it held", "st-1"),
-    ("Otherwise: never breaks, still stands", lambda r: True, "kept", "st-c3"),
-)
-ARMY_STEPS: tuple[DiagramStep, ...] = (
-    ("ASB fled from Terror or Panic?", lambda r: r.character is Character.PANICS, "kept", "st-2"),
-    (
-        "Lone ASB failed his Break test and fled?",
-        lambda r: r.alone and r.character is Character.BREAKS,
-        "captured if the victor pursues, else lost",
-        "st-1",
-    ),
-    (
-        "Lone ASB killed (or a lone Wight crumbles)?",
-        lambda r: r.alone and r.character in (Character.KILLED, Character.CRUMBLES),
-        "captured if free to pursue, else lost",
-        "st-6",
-    ),
-    ("Lone ASB still alive?", lambda r: r.alone, "kept", "st-6"),
-    (
-        "Unit broke, ASB alive and fled with it?",
-        lambda r: r.character is Character.BREAKS,
-        "captured if the victor pursues, else lost",
-        "st-7",
-    ),
-    (
-        "Unit broke, ASB killed?",
-        lambda r: r.unit is UnitFate.BREAKS,
-        "captured if the victor pursues, else lost",
-        "st-8",
-    ),
-    (
-        "Normal unit destroyed with its ASB?",
-        lambda r: r.troops is Troops.NORMAL and r.unit_destroyed,
-        "captured if free to pursue, else lost",
-        "st-3",
-    ),
-    (
-        "Normal unit did not break, ASB killed?",
-        lambda r: r.troops is Troops.NORMAL and r.character is Character.KILLED,
-        "lost",
-        "st-9",
-    ),
-    ("Normal unit held, ASB alive?", lambda r: r.troops is Troops.NORMAL, "kept", "st-1"),
-    (
-        "ASB killed, in an immune unit or a destroyed Undead one?",
-        lambda r: (
-            r.character is Character.KILLED and (r.troops is Troops.IMMUNE or r.unit_destroyed)
-        ),
-        "captured if all destroyed and free, else lost",
-        "st-10",
-    ),
-    (
-        "Undead unit destroyed, Wight ASB crumbles?",
-        lambda r: r.unit_destroyed and r.character is Character.CRUMBLES,
-        "captured if free to pursue, else lost",
-        "st-11",
-    ),
-    (
-        "Wight ASB killed or crumbles, unit remains?",
-        lambda r: r.character in (Character.KILLED, Character.CRUMBLES),
-        "lost",
-        "st-12",
-    ),
-    (
-        "Wight ASB outlives his crumbled unit?",
-        lambda r: r.unit_destroyed,
-        "kept: fights alone from now",
-        "st-13",
-    ),
-    ("Otherwise: ASB alive in a unit that still stands", lambda r: True, "kept", "st-c3"),
-)
-
-
-def first_step(steps: Sequence[DiagramStep], r: Round) -> int:
-    """The index of the first step of a diagram that `r` answers "yes"."""
-    return next(i for i, (_, applies, _, _) in enumerate(steps) if applies(r))
-
-
-def decision_path(r: Round, standard: Standard) -> list[str]:
-    """The diagram's questions for one standard of `r`, each with its answer, down to the
-    deciding clause.
-
-    ```python
-    from rulesref.standards import Character, Round, Standard, Troops, UnitFate, decision_path
-
-    wight = Round(
-        army_standard=True,
-        troops=Troops.UNDEAD,
-        unit=UnitFate.HOLDS,
-        character=Character.KILLED,
-    )
-    print(decision_path(wight, Standard.ARMY)[-1])
-    #> Wight ASB killed or crumbles, unit remains? yes: ST-12
-    ```
-    """
-    instance_of("r", r, Round, "a Round")
-    instance_of("standard", standard, Standard, "a Standard")
-    steps = REGIMENTAL_STEPS if standard is Standard.REGIMENTAL else ARMY_STEPS
-    last = first_step(steps, r)
-    path = [f"{question} no" for question, _, _, _ in steps[:last]]
-    question, _, _, anchor = steps[last]
-    return [*path, f"{question} yes: {anchor.upper()}"]
-
-
-def decision_svg(steps: Sequence[DiagramStep], *, title: str, name: str) -> str:
-    """A flowchart in one narrow column, to read on a phone: each question, its "yes"
-    outcome below it (linked to the clause), and "no" down the left to the next question.
-
-    `name` keeps the arrow marker's id apart from other diagrams on the page."""
-    longest = max(max(len(q), len(f"{out} · {a}") + 4) for q, _, out, a in steps)
-    width, indent, box_h, marker = round(longest * 7.2) + 40, 34, 28, f"{name}-arrow"
-    step_h = 2 * box_h + 30
-    arrow = f'stroke="currentColor" marker-end="url(#{marker})"'
-    body = [f'<text x="2" y="18" font-size="15" font-weight="bold">{escape(title)}</text>']
-    for index, (question, _, outcome, anchor) in enumerate(steps):
-        y, last = 30 + index * step_h, index == len(steps) - 1
-        out_y, out_w = y + box_h + 12, width - indent - 2
-        body.append(
-            f'<rect x="2" y="{y}" width="{width - 4}" height="{box_h}" rx="6" '
-            f'fill="none" stroke="currentColor"/>'
-            f'<text x="10" y="{y + 19}" font-size="13">{escape(question)}</text>'
-            f'<line x1="{indent + 20}" y1="{y + box_h}" x2="{indent + 20}" y2="{out_y - 1}" '
-            f"{arrow}/>"
-            f'<text x="{indent + 25}" y="{y + box_h + 10}" font-size="10">'
-            f"{'' if last else 'yes'}</text>"
-            f'<a href="#{anchor}"><rect x="{indent}" y="{out_y}" width="{out_w}" '
-            f'height="{box_h}" rx="6" fill="#2e6fba" fill-opacity="0.15" stroke="#2e6fba"/>'
-            f'<text x="{indent + 8}" y="{out_y + 19}" font-size="13">'
-            f"{escape(outcome)} · {anchor.upper()}</text></a>"
-        )
-        if not last:
-            body.append(
-                f'<line x1="14" y1="{y + box_h}" x2="14" y2="{y + step_h - 1}" {arrow}/>'
-                f'<text x="18" y="{y + box_h + 24}" font-size="10">no</text>'
-            )
-    height = 30 + len(steps) * step_h - 14
-    defs = (
-        f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto"><path d="M0 0 L10 5 L0 10 z" fill="currentColor"/>'
-        "</marker></defs>"
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(title)}" '
-        f'viewBox="0 0 {width} {height}" width="{width}" '
-        f'style="max-width: 100%; height: auto" fill="currentColor">'
-        + defs
-        + "".join(body)
-        + "</svg>"
-    )
+__getattr__ = moved_from(__name__)

@@ -22,8 +22,6 @@ from functools import cache
 from html import escape
 from itertools import product
 
-from sympy import Rational
-
 from rulesref.break_test import (
     MAX_LEADERSHIP,
     MAX_LOST_BY,
@@ -41,6 +39,7 @@ from rulesref.campaign import (
     fewest_withdrawals,
     most_withdrawals,
 )
+from rulesref.exact import Rational
 from rulesref.leadership import leadership_test_probability
 
 __all__ = [
@@ -107,7 +106,7 @@ class Table:
         lines = [f"{self.row_label},{self.column_label},percent,numerator,denominator"]
         for row, cells in zip(self.rows, self.cells, strict=True):
             for column, p in zip(self.columns, cells, strict=True):
-                lines.append(f"{row},{column},{float(p) * 100:.4f},{p.p},{p.q}")
+                lines.append(f"{row},{column},{float(p) * 100:.4f},{p.numerator},{p.denominator}")
         return "\n".join(lines) + "\n"
 
     def html(self, download: str = "") -> str:
@@ -158,7 +157,7 @@ def _heat_cell(p: Rational) -> str:
         f'<td style="--p:{float(p):.3f}"><span class="rr-pct">'
         f'<span class="rr-wide">{_rounded_percent(p, 1)}</span>'
         f'<span class="rr-narrow">{_rounded_percent(p, 0)}</span></span>'
-        f'<span class="rr-frac"><sup>{p.p}</sup><sub>{p.q}</sub></span></td>'
+        f'<span class="rr-frac"><sup>{p.numerator}</sup><sub>{p.denominator}</sub></span></td>'
     )
 
 
@@ -269,7 +268,9 @@ class BattleTable:
                 hits = measure.startswith("E[")
                 decimal = float(value) * (1 if hits else 100)
                 unit = "hits" if hits else "percent"
-                lines.append(f'"{row}",{measure},{decimal:.4f},{unit},{value.p},{value.q}')
+                lines.append(
+                    f'"{row}",{measure},{decimal:.4f},{unit},{value.numerator},{value.denominator}'
+                )
         return "\n".join(lines) + "\n"
 
     def markdown(self, download: str = "") -> str:

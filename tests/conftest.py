@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from rulesref import dice
+
 # Property tests: the same examples on every run (no flaky CI), no per-example deadline
 # (exact arithmetic on a loaded CI machine can be slow, which is no failure).
 settings.register_profile("rulesref", deadline=None, derandomize=True)
@@ -27,3 +29,11 @@ def site(tmp_path_factory) -> Path:
     )
     assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}{build.stderr}"
     return out
+
+
+@pytest.fixture(autouse=True)
+def _count_the_dice_afresh():
+    """Each test counts its own dice: a count cached by an earlier test would hide the
+    kernel a test runs (mutation testing maps each test to the code it reaches)."""
+    dice._kept_power.cache_clear()
+    dice._kept_at_most.cache_clear()

@@ -45,6 +45,32 @@ def test_documented_session(command, expected):
     assert result.returncode == (2 if result.stderr else 0)
 
 
+@pytest.mark.parametrize("command, expected", SESSIONS)
+def test_the_command_prints_what_the_api_computes(command, expected, capsys):
+    """The command starts without sympy (fractions.Fraction); in-process, main() runs
+    on sympy Rationals: every documented session prints the same either way."""
+    try:
+        status = main(shlex.split(command)[1:])
+    except SystemExit as usage_error:
+        status = usage_error.code
+    printed = capsys.readouterr()
+    assert printed.out + printed.err == expected
+    assert status == (2 if printed.err else 0)
+
+
+def test_the_command_starts_without_sympy():
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print(sorted({'sympy', 'rulesref.cli'} & set(sys.modules))))\n"
+        "sys.argv = ['rulesref', 'battle', '--attacker', 'artillery', '--defender', 'infantry']\n"
+        "from rulesref.__main__ import run\n"
+        "run()\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith("['rulesref.cli']\n"), result.stdout
+
+
 def test_json_carries_the_exact_fraction():
     result = json.loads(run("break", "--leadership", "6", "--lost-by", "1", "--json").stdout)
     assert Rational(result["stands"]) == break_test_probability(6, 1)

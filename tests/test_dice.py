@@ -82,6 +82,30 @@ def test_convolve_is_the_product_of_polynomials():
     assert convolve(big, big) == [6**80, 2 * 6**40, 2 * 6**80 + 1, 2 * 6**40, 6**80]
 
 
+def _naive_product(a: list[int], b: list[int]) -> list[int]:
+    result = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            result[i + j] += x * y
+    return result
+
+
+@given(
+    st.lists(st.integers(0, 2**70), min_size=1, max_size=300),
+    st.lists(st.integers(0, 2**70), min_size=1, max_size=300),
+)
+@example([255] * 255, [255] * 255).via("every coefficient as wide as the bound allows")
+@example([2**64 - 1] * 300, [2**64 - 1] * 300)
+def test_convolve_matches_the_schoolbook_product(a, b):
+    assert convolve(a, b) == _naive_product(a, b)
+
+
+def test_sum_counts_takes_as_many_dice_as_allowed():
+    assert sum(sum_counts([D6] * MAX_DICE)[1]) == 6**MAX_DICE
+    with pytest.raises(RulesError, match="^dice must be at most"):
+        sum_counts([D6] * (MAX_DICE + 1))
+
+
 @given(st.lists(st.sampled_from([D6, (1, 1, 1, 1, 1, 1), (-1, 0, 0, 1, 2, 3)]), max_size=4))
 def test_sum_counts_match_enumeration(dice):
     lowest, counts = sum_counts(dice)

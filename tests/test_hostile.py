@@ -219,8 +219,9 @@ CASES = [
     ("attacker platoon 0", lambda: ca.Battle(ca.Side([PLATOON], [None]), ca.Side([PLATOON]))),
     # standards
     ("r", lambda: st.standard_fate(None)),
-    ("free_to_pursue_suffices", lambda: st.standard_fate(ROUND, free_to_pursue_suffices="no")),
-    ("free_to_pursue_suffices", lambda: st.standard_fate(ROUND, free_to_pursue_suffices=None)),
+    ("free_to_pursue_suffices", lambda: st.Readings(free_to_pursue_suffices="no")),
+    ("free_to_pursue_suffices", lambda: st.Readings(free_to_pursue_suffices=None)),
+    ("readings", lambda: st.standard_fate(ROUND, readings={"free_to_pursue_suffices": True})),
     ("troops", lambda: st.Round(troops="normal")),
     ("victor", lambda: st.Round(victor=None)),
     ("army_standard", lambda: st.Round(army_standard=1)),
@@ -236,5 +237,5 @@ def test_hostile_input_is_refused_by_name(name, call):
     with pytest.raises(RulesError) as caught:
         call()
     message = str(caught.value)
-    assert name in message
+    assert message.startswith(name), message  # the parameter first, as every message does
     assert "\n" not in message and message.isprintable()

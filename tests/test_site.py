@@ -13,6 +13,7 @@ import pytest
 from rulesref.clauses import CLAUSES
 
 ROOT = Path(__file__).resolve().parent.parent
+DOCS_HOOKS = ROOT / "docs" / "hooks"
 ANCHORS = ROOT / "tests/published_anchors.txt"
 # The page of each source document, by clause prefix. A document's clauses are all
 # required as soon as its page exists.
@@ -315,3 +316,28 @@ if __name__ == "__main__":  # `make anchors`: record the new anchors of a built 
     current = published(_pages(Path(sys.argv[1])))
     ANCHORS.write_text("".join(f"{anchor}\n" for anchor in sorted(recorded | current)))
     print(f"{len(current - recorded)} new anchors recorded in {ANCHORS}")
+
+
+def test_the_notebook_cache_is_keyed_to_the_package_source(tmp_path, monkeypatch):
+    """A change to any module of rulesref (or a data file of examples/) re-executes the
+    notebooks; nothing else about the checkout does."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "notebook_cache", DOCS_HOOKS / "notebook_cache.py"
+    )
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    for folder in ("rulesref/odds", "examples"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "rulesref/odds/cascade.py").write_text("X = 1\n")
+    (tmp_path / "examples/force.json").write_text("{}")
+    (tmp_path / "README.md").write_text("unrelated")
+    monkeypatch.setattr(hook, "ROOT", tmp_path)
+    first = hook.package_hash()
+    (tmp_path / "README.md").write_text("still unrelated")
+    assert hook.package_hash() == first
+    (tmp_path / "rulesref/odds/cascade.py").write_text("X = 2\n")
+    second = hook.package_hash()
+    (tmp_path / "examples/force.json").write_text("[]")
+    assert len({first, second, hook.package_hash()}) == 3

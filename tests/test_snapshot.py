@@ -8,7 +8,10 @@ each changed number for review. One file per published thing, in lines that diff
 - `tables/campaign-<name>.json`: each battle and measure of a campaign table, exact;
 - `downloads/<name>.csv`: each CSV download of the site, byte for byte;
 - `data/<calculator>.json`: every answer of a calculator's data file, one a line by its
-  path in the file, with the SHA-256 of the whole published file (its nulls included).
+  path in the file, with the SHA-256 of the whole published file (its nulls included);
+- `standards/verdicts.json`: the fate, clause, reason and taker of each standard in every
+  round of `rulesref.standards.every_round`, in both readings of ST-C1;
+- `rulings/`: the words of rulings and refusals (checked by tests/test_rulings.py).
 """
 
 import difflib
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesref.standards import Readings, every_round, standard_fate
 from rulesref.tables import (
     MEASURES,
     BattleTable,
@@ -29,7 +33,12 @@ from rulesref.tables import (
 )
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-STORED = sorted(p.relative_to(SNAPSHOTS).as_posix() for p in SNAPSHOTS.rglob("*") if p.is_file())
+# the words of the rulings have their own fast test, tests/test_rulings.py
+STORED = sorted(
+    name
+    for name in (p.relative_to(SNAPSHOTS).as_posix() for p in SNAPSHOTS.rglob("*") if p.is_file())
+    if not name.startswith("rulings/")
+)
 HOW_TO_UPDATE = "if the change is meant, run `make snapshot` and review `git diff tests/snapshots`"
 
 
@@ -80,6 +89,19 @@ def _data(data: dict) -> dict:
     }
 
 
+def _verdicts() -> dict[str, str]:
+    """Every verdict of the decision table, keyed by the round and the reading of ST-C1."""
+    entries = {}
+    for r in every_round():
+        key = " ".join(f"{name}={getattr(value, 'name', value)}" for name, value in vars(r).items())
+        for suffices in (False, True):
+            verdicts = standard_fate(r, readings=Readings(free_to_pursue_suffices=suffices))
+            entries[f"{key} free_to_pursue_suffices={suffices}"] = " | ".join(
+                f"{v} [by {v.by}]" for v in verdicts
+            )
+    return entries
+
+
 def snapshot() -> dict[str, str]:
     """Every snapshot file's path (under tests/snapshots/) and text, from the current code."""
     files = {}
@@ -91,6 +113,7 @@ def snapshot() -> dict[str, str]:
         files[f"downloads/{name}"] = text
     for name, data in calculator_data().items():
         files[f"data/{name}.json"] = _lines(_data(data))
+    files["standards/verdicts.json"] = _lines(_verdicts())
     return files
 
 
@@ -126,7 +149,9 @@ def test_published_numbers_equal_the_snapshot(name, current):
 
 
 if __name__ == "__main__":  # `make snapshot`: rewrite the snapshot from the current code
-    files = snapshot()
+    from test_rulings import rulings
+
+    files = snapshot() | rulings()
     for name in set(STORED) - set(files):
         (SNAPSHOTS / name).unlink()
     for name, text in files.items():

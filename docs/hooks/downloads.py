@@ -9,16 +9,24 @@ with the page and with `rulesref` itself.
 """
 
 import json
+from functools import cache
 
 from mkdocs.structure.files import File
 
 from rulesref.tables import calculator_data, downloads
 
 
+@cache  # once per process: `mkdocs serve` rebuilds on an edit, the package stays loaded
+def generated() -> tuple[tuple[str, str], ...]:
+    tables = [(f"downloads/{name}", content) for name, content in downloads().items()]
+    answers = [
+        (f"data/{name}.json", json.dumps(data, separators=(",", ":")))
+        for name, data in calculator_data().items()
+    ]
+    return tuple(tables + answers)
+
+
 def on_files(files, config):
-    for name, content in downloads().items():
-        files.append(File.generated(config, f"downloads/{name}", content=content))
-    for name, data in calculator_data().items():
-        content = json.dumps(data, separators=(",", ":"))
-        files.append(File.generated(config, f"data/{name}.json", content=content))
+    for path, content in generated():
+        files.append(File.generated(config, path, content=content))
     return files

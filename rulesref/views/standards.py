@@ -1,0 +1,146 @@
+"""The decision table and the decision diagrams of "Army Standard", drawn from the rules.
+
+The table answers every round of `standards.every_round` with `standards.standard_fate`;
+each diagram draws one standard's steps (`REGIMENTAL_STEPS`, `ARMY_STEPS`), the very
+table `standard_fate` decides by, so neither can drift from the rules.
+
+```python
+from rulesref.standards import ARMY_STEPS
+from rulesref.views.standards import decision_svg
+
+svg = decision_svg(ARMY_STEPS, title="The army standard", name="st-army")
+print(svg.startswith("<svg"), 'href="#st-13"' in svg)
+#> True True
+```
+"""
+
+from collections.abc import Sequence
+from html import escape
+
+from rulesref.standards import (
+    Fate,
+    Round,
+    Standard,
+    Step,
+    Troops,
+    Verdict,
+    Victor,
+    every_round,
+    standard_fate,
+)
+from rulesref.views.svg import Colour, arrow_marker, line, link, rect, svg, text
+
+__all__ = ["table_groups", "decision_table_html", "decision_svg"]
+
+GROUPS = (  # (title, alone, regimental, army)
+    ("Regimental standard, no ASB", False, True, False),
+    ("ASB in a unit with a regimental standard", False, True, True),
+    ("ASB in a unit without a regimental standard", False, False, True),
+    ("ASB fighting alone", True, False, True),
+)
+VICTOR_LABELS = {Victor.PURSUES: "pursues", Victor.FREE: "free, stays", Victor.TIED: "tied down"}
+FATE_COLOURS = {Fate.CAPTURED: Colour.RED, Fate.LOST: Colour.AMBER, Fate.KEPT: Colour.GREEN}
+
+
+def _cell(verdict: Verdict) -> str:
+    return (
+        f'<td><strong class="{FATE_COLOURS[verdict.fate]}">{verdict.fate.value}</strong> '
+        f'<a href="#{verdict.clause.lower()}">{verdict.clause}</a></td>'
+    )
+
+
+def table_groups() -> list[tuple[str, list[Round]]]:
+    """Every round, grouped as the decision table shows them: by who carries what, then
+    by troops.
+
+    ```python
+    from rulesref.views.standards import table_groups
+
+    title, rounds = table_groups()[0]
+    print(title, len(rounds))
+    #> Regimental standard, no ASB: takes Break tests normally 10
+    ```
+    """
+    rounds = list(every_round())
+    groups = []
+    for title, alone, regimental, army in GROUPS:
+        for troops in Troops:
+            members = [
+                r
+                for r in rounds
+                if (r.alone, r.regimental_standard, r.army_standard, r.troops)
+                == (alone, regimental, army, troops)
+            ]
+            groups.append((f"{title}: {troops.value}", members))
+    return groups
+
+
+TABLE_STYLE = (  # compact cells, so that three columns fit on a phone
+    "<style>.st-table table td, .st-table table th {padding: .5em .6em}"
+    " .st-table table {font-size: .62rem}</style>"
+)
+
+
+def decision_table_html() -> str:
+    """The complete decision table as HTML: one collapsible table per group, one row per
+    round (what happened, then the victor), each fate linked to the deciding clause."""
+    parts = [TABLE_STYLE]
+    for title, rounds in table_groups():
+        standards = [s for s in Standard if any(v.standard is s for v in standard_fate(rounds[0]))]
+        head = "".join(f"<th>{s.value.split()[0]}</th>" for s in standards)
+        rows = [
+            f"<tr><td>{escape(r.label)}<br><em>victor: {VICTOR_LABELS[r.victor]}</em></td>"
+            + "".join(_cell(v) for v in standard_fate(r))
+            + "</tr>"
+            for r in rounds
+        ]
+        parts.append(
+            f'<details class="st-table"><summary>{escape(title)} ({len(rounds)} rounds)</summary>'
+            f"<table><thead><tr><th>round</th>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></details>"
+        )
+    return "\n".join(parts)
+
+
+BOX_H, INDENT, CHAR_W = 28, 34, 7.2  # CHAR_W: the width of a letter at 13px, about
+
+
+def decision_svg(steps: Sequence[Step], *, title: str, name: str) -> str:
+    """A flowchart in one narrow column, to read on a phone: each step's question, its
+    "yes" ruling below it (linked to the clause), and "no" down the left to the next step.
+
+    `name` keeps the arrow marker's id apart from other diagrams on the page."""
+    longest = max(max(len(s.question), len(f"{s.yes.summary} · {s.clause}") + 4) for s in steps)
+    width, marker = round(longest * CHAR_W) + 40, f"{name}-arrow"
+    step_h = 2 * BOX_H + 30
+    body = [arrow_marker(marker), text(2, 18, title, size=15, bold=True)]
+    for index, step in enumerate(steps):
+        y, last = 30 + index * step_h, index == len(steps) - 1
+        out_y = y + BOX_H + 12
+        body += [
+            rect(2, y, width - 4, BOX_H, rx=6),
+            text(10, y + 19, step.question, size=13),
+            line(INDENT + 20, y + BOX_H, INDENT + 20, out_y - 1, arrow=marker),
+            link(
+                f"#{step.clause.lower()}",
+                [
+                    rect(
+                        INDENT,
+                        out_y,
+                        width - INDENT - 2,
+                        BOX_H,
+                        colour=Colour.BLUE,
+                        tint=True,
+                        rx=6,
+                    ),
+                    text(INDENT + 8, out_y + 19, f"{step.yes.summary} · {step.clause}", size=13),
+                ],
+            ),
+        ]
+        if not last:
+            body += [
+                text(INDENT + 25, y + BOX_H + 10, "yes", size=10),
+                line(14, y + BOX_H, 14, y + step_h - 1, arrow=marker),
+                text(18, y + BOX_H + 24, "no", size=10),
+            ]
+    return svg(width, 30 + len(steps) * step_h - 14, body, title=title)

@@ -1,0 +1,118 @@
+"""Every ruling's words are the ones in the golden snapshot, `tests/snapshots/rulings/`.
+
+A ruling is published with its clause and its reason (the API, the command line, the
+site's examples), and every refusal with its message. The tests elsewhere check what
+decides; this fixes the words, so a changed clause id, reason or message shows in
+`git diff` after `make snapshot`. Fast on purpose: mutation testing runs it.
+
+- `rulings/messages.json`: the message of each hostile input of tests/test_hostile.py,
+  keyed by the line of the case;
+- `rulings/break_test.json`: every outcome, clause and reason of `resolve_break_test`,
+  `reform_permission` and `check_combat_reform` over a grid of inputs.
+"""
+
+import inspect
+import json
+import re
+from functools import partial
+from itertools import combinations_with_replacement, product
+from pathlib import Path
+
+import pytest
+from test_hostile import CASES
+
+from rulesref import break_test as br
+from rulesref.errors import RulesError
+
+FOLDER = Path(__file__).resolve().parent / "snapshots" / "rulings"
+ADDRESS = re.compile(r"0x[0-9a-f]+")  # a default repr's memory address changes run to run
+
+
+def _lines(entries: dict[str, str]) -> str:
+    return json.dumps(entries, indent=0, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _refusal(call) -> str:
+    try:
+        call()
+    except RulesError as error:
+        return ADDRESS.sub("0x…", str(error))
+    return "(accepted)"
+
+
+def messages() -> dict[str, str]:
+    return {inspect.getsource(call).strip(): _refusal(call) for _, call in CASES}
+
+
+def _ruling(record) -> str:
+    answer = getattr(record, "outcome", getattr(record, "legal", None))
+    return f"{answer} | {record.clause} | {record.reason}"
+
+
+def break_test_rulings() -> dict[str, str]:
+    entries = {}
+    rolls = list(combinations_with_replacement(range(1, 7), 2))
+    for ld, by, dice, steadfast, courage in product(
+        (0, 2, 7, 10), (0, 3, 12), rolls, (False, True), (False, True)
+    ):
+        result = br.resolve_break_test(ld, by, dice, steadfast=steadfast, insane_courage=courage)
+        key = f"resolve_break_test({ld}, {by}, {dice}, steadfast={steadfast}, insane={courage})"
+        entries[key] = f"{result.modified_leadership} {result.total} | {_ruling(result)}"
+    for result, fled, enemy_fled, facings in product(
+        br.RESULTS, (False, True), (False, True), (1, 2, 4)
+    ):
+        key = (
+            f"reform_permission({result}, fled={fled}, enemy_fled={enemy_fled}, facings={facings})"
+        )
+        call = partial(
+            br.reform_permission, result, fled=fled, enemy_fled=enemy_fled, engaged_facings=facings
+        )
+        refusal = _refusal(call)
+        entries[key] = refusal if refusal != "(accepted)" else _ruling(call())
+    for name, before, after in REFORMS:
+        entries[f"check_combat_reform: {name}"] = _ruling(br.check_combat_reform(before, after))
+    return entries
+
+
+_C = br.Contact
+REFORMS = [
+    ("nothing changes", [_C("a", "1", "Orcs", "front")], [_C("a", "1", "Orcs", "front")]),
+    ("our model leaves", [_C("a", "1", "Orcs", "front")], [_C("b", "1", "Orcs", "front")]),
+    ("their model leaves", [_C("a", "1", "Orcs", "front")], [_C("a", "2", "Orcs", "front")]),
+    (
+        "two leave",
+        [_C("a", "1", "Orcs", "front"), _C("b", "2", "Orcs", "front")],
+        [_C("c", "3", "Orcs", "front")],
+    ),
+    ("a new facing", [_C("a", "1", "Orcs", "rear")], [_C("a", "1", "Orcs", "front")]),
+    (
+        "two new facings",
+        [_C("a", "1", "Orcs", "rear")],
+        [_C("a", "1", "Orcs", "left flank"), _C("a", "1", "Orcs", "right flank")],
+    ),
+    (
+        "a new unit on any facing",
+        [_C("a", "1", "Orcs", "front")],
+        [_C("a", "1", "Orcs", "front"), _C("b", "1", "Wolves", "rear")],
+    ),
+]
+
+
+def rulings() -> dict[str, str]:
+    """Each file's path under tests/snapshots/ and its text, from the current code."""
+    return {
+        "rulings/messages.json": _lines(messages()),
+        "rulings/break_test.json": _lines(break_test_rulings()),
+    }
+
+
+@pytest.mark.parametrize("name, text", sorted(rulings().items()))
+def test_rulings_equal_the_snapshot(name, text):
+    stored = json.loads((FOLDER.parent / name).read_text(encoding="utf-8"))
+    now = json.loads(text)
+    changed = {key: (stored.get(key), now.get(key)) for key in stored.keys() | now.keys()}
+    changed = {key: pair for key, pair in changed.items() if pair[0] != pair[1]}
+    assert not changed, (
+        f"the words of {len(changed)} rulings in {name} changed (snapshot, now); if meant, "
+        f"run `make snapshot`: {dict(sorted(changed.items())[:10])}"
+    )
