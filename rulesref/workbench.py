@@ -22,8 +22,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from sympy import Rational
-
 from rulesref.campaign import (
     ROLES,
     Battle,
@@ -38,8 +36,10 @@ from rulesref.campaign import (
 )
 from rulesref.cli import InputError, force_from_json, located
 from rulesref.errors import RulesError, one_of
-from rulesref.leadership import cascade_probabilities, chain_of_command_svg
+from rulesref.exact import Rational
+from rulesref.leadership import cascade_probabilities
 from rulesref.tables import percent
+from rulesref.views.chain_of_command import chain_of_command_svg
 
 __all__ = ["answer", "force_odds", "battle_odds_json", "POLICIES"]
 

@@ -82,14 +82,26 @@ BATTLES = {
 }
 
 
-def cli(*args: str, hide_gmpy2: bool = False) -> str:
-    """The command's output, in a fresh interpreter (gmpy2 made unimportable if asked)."""
-    hide = "import sys; sys.modules['gmpy2'] = None; " if hide_gmpy2 else ""
-    check = "import rulesref.dice; assert rulesref.dice.mpz is int; " if hide_gmpy2 else ""
-    code = f"{hide}{check}from rulesref.cli import main; raise SystemExit(main({list(args)!r}))"
+# Python as the page runs it: no gmpy2 and no sympy (unimportable), rulesref on fractions
+AS_IN_THE_PAGE = (
+    "import os, sys; sys.modules['gmpy2'] = sys.modules['sympy'] = None; "
+    "os.environ['RULESREF_FRACTIONS'] = '1'; "
+    "import rulesref.dice; assert rulesref.dice.mpz is int; "
+)
+
+
+def python(code: str, *, as_in_the_page: bool = False) -> str:
+    """What `code` prints, in a fresh interpreter."""
+    code = (AS_IN_THE_PAGE if as_in_the_page else "") + code
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     return run.stdout
+
+
+def cli(*args: str, as_in_the_page: bool = False) -> str:
+    """The command's output (on sympy, unless as in the page)."""
+    code = f"from rulesref.cli import main; raise SystemExit(main({list(args)!r}))"
+    return python(code, as_in_the_page=as_in_the_page)
 
 
 @pytest.mark.parametrize(
@@ -110,10 +122,17 @@ def cli(*args: str, hide_gmpy2: bool = False) -> str:
         ["table", "break-test"],
     ],
 )
-def test_without_gmpy2_every_answer_is_the_same(args):
-    """In the browser there is no gmpy2: the dice core falls back to Python's integers
-    (and sympy to its own), and not one answer changes."""
-    assert cli(*args, hide_gmpy2=True) == cli(*args)
+def test_without_gmpy2_and_sympy_every_answer_is_the_same(args):
+    """In the browser there is no gmpy2: the dice core falls back to Python's integers,
+    and rulesref runs on Python's fractions (no sympy); not one answer changes."""
+    assert cli(*args, as_in_the_page=True) == cli(*args)
+
+
+def test_the_workbench_as_in_the_page_gives_cpythons_answers():
+    questions = [{"force": f} for f in FORCES.values()] + [{"battle": b} for b in BATTLES.values()]
+    code = "import json; from rulesref.workbench import answer; "
+    code += f"print(json.dumps([answer(q) for q in {questions!r}]))"
+    assert json.loads(python(code, as_in_the_page=True)) == [answer(q) for q in questions]
 
 
 def exact(odds: dict) -> dict:

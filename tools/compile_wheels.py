@@ -8,8 +8,8 @@ Installs the wheels of RUNTIME (a folder laid out by tools/fetch_pyodide.py, mou
 ARCHIVE (a wheel, or python_stdlib.zip) in place: test folders dropped, and every module
 that Pyodide's start or the probe imported replaced by its bytecode (`module.pyc` where
 `module.py` was, as Pyodide's own distribution ships packages), so that the page does
-not compile sympy and a hundred modules of the standard library from source on every
-visit. Modules the probe did not import stay source, compiled only if ever needed.
+not compile a hundred modules of the standard library from source on every visit.
+Modules the probe did not import stay source, compiled only if ever needed.
 Only the interpreter that will run the bytecode can write it, hence Pyodide under Node.
 """
 
@@ -17,6 +17,7 @@ import argparse
 import base64
 import hashlib
 import json
+import os
 import sys
 import zipfile
 from pathlib import Path
@@ -36,11 +37,10 @@ async def probe() -> set[str]:
     """The files of every module the workbench's work imports, relative to site-packages
     or to the standard library's zip."""
     await loadPackage("rulesref")
-    import sympy
-
+    os.environ["RULESREF_FRACTIONS"] = "1"  # as the page runs it: Python's fractions
     from rulesref.workbench import answer
 
-    roots = [Path(sympy.__file__).parent.parent, Path(json.__file__).parent.parent]
+    roots = [Path(json.__file__).parent.parent]
     for question in QUESTIONS:
         assert "error" not in answer(question), question
     files = (getattr(module, "__file__", None) for module in list(sys.modules.values()))

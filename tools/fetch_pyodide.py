@@ -3,20 +3,21 @@
     python tools/fetch_pyodide.py DEST [--cache DIR]
     python tools/fetch_pyodide.py --cache-only    # make sure the cache entry exists
 
-DEST receives Pyodide's runtime (from the `pyodide` npm package), the pure-Python wheels
-of sympy and mpmath (from PyPI), a wheel of this checkout's rulesref, and a
-`pyodide-lock.json` naming only those three wheels, so that
-`pyodide.loadPackage("rulesref")` fetches them from DEST and checks each against its
-sha256. No file of DEST comes from anywhere else, so the page never leaves its host.
+DEST receives Pyodide's runtime (from the `pyodide` npm package), a wheel of this
+checkout's rulesref, and a `pyodide-lock.json` naming only that wheel, so that
+`pyodide.loadPackage("rulesref")` fetches it from DEST and checks it against its sha256.
+No file of DEST comes from anywhere else, so the page never leaves its host. The page runs
+rulesref on Python's fractions (`RULESREF_FRACTIONS=1`, see rulesref.exact) and the dice
+core on Python's integers (no gmpy2 there): the same answers, with no sympy to ship.
 
-The third-party part is made once per set of pins and kept in a cache outside the clone
+The runtime is made once per set of pins and kept in a cache outside the clone
 (`${XDG_CACHE_HOME:-~/.cache}/rulesref/pyodide/<key>`, so that fresh clones on one machine
-share it): downloads through the ordinary clients (`npm pack`, `pip download
---require-hashes`), each checked against its pin, then sympy, mpmath and the standard
-library byte-compiled by Pyodide itself under Node (tools/compile_wheels.py: the page
-would otherwise compile ~600 modules from source on every visit). Every cached file is
-checked against the sha256 recorded when it was made, on every lay-out. The rulesref wheel
-(source only, a few modules) is written afresh each time, with no build tool.
+share it): downloaded through the ordinary client (`npm pack`), checked against its pins,
+then the standard library byte-compiled by Pyodide itself under Node
+(tools/compile_wheels.py: the page would otherwise compile ~160 modules from source on
+every visit). Every cached file is checked against the sha256 recorded when it was made,
+on every lay-out. The rulesref wheel (source only, a few modules) is written afresh each
+time, with no build tool.
 
 docs/hooks/pyodide_assets.py calls `lay_out` when the site has the Workbench page.
 """
@@ -28,7 +29,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tarfile
 import tempfile
 import tomllib
@@ -47,23 +47,7 @@ RUNTIME = {
     "python_stdlib.zip": "fa1957e5777068fc4f7437f96d860ae2fbe9c19732ba06c84e004ec16dd7dd7a",
     "pyodide-lock.json": "5dc2fc119108bc148c7457dc86e7675b5c87e1cafd420b9c34c1eaef7b36c010",
 }
-# the same versions as requirements/constraints.txt; gmpy2 has no wheel for Pyodide on PyPI
-# (rulesref.dice falls back to Python's integers there). name: version, file, sha256, needs
-WHEELS = {
-    "mpmath": (
-        "1.3.0",
-        "mpmath-1.3.0-py3-none-any.whl",
-        "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
-        [],
-    ),
-    "sympy": (
-        "1.14.0",
-        "sympy-1.14.0-py3-none-any.whl",
-        "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
-        ["mpmath"],
-    ),
-}
-OPTIMIZE = 0  # -OO would save ~0.7 MB of sympy but drops asserts: not worth a doubt
+OPTIMIZE = 0  # -OO drops asserts and docstrings: not worth a doubt for a few kB
 MANIFEST = "manifest.json"  # in a cache entry: the sha256 of each of its files
 LOCK = "pyodide-lock.json"
 
@@ -74,9 +58,7 @@ def cache_root() -> Path:
 
 def cache_key() -> str:
     """Changes with any pin, the compile step, or the Node runner: a new entry is made."""
-    digest = hashlib.sha256(
-        json.dumps([PYODIDE, PYODIDE_TARBALL, RUNTIME, WHEELS, OPTIMIZE]).encode()
-    )
+    digest = hashlib.sha256(json.dumps([PYODIDE, PYODIDE_TARBALL, RUNTIME, OPTIMIZE]).encode())
     for tool in ("compile_wheels.py", "pyodide_run.mjs"):
         digest.update((ROOT / "tools" / tool).read_bytes())
     return f"{PYODIDE}-{digest.hexdigest()[:16]}"
@@ -116,23 +98,6 @@ def runtime(downloads: Path, dest: Path) -> dict:
         return json.loads(Path(tmp, "package", LOCK).read_text())
 
 
-def wheels(downloads: Path, dest: Path) -> None:
-    missing = [f for _, f, d, _ in WHEELS.values() if not (downloads / f).exists()]
-    if missing:
-        with tempfile.NamedTemporaryFile("w", suffix=".txt") as requirements:
-            for name, (version, _, digest, _) in WHEELS.items():
-                requirements.write(f"{name}=={version} --hash=sha256:{digest}\n")
-            requirements.flush()
-            pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-            subprocess.run(
-                [*pip, "--only-binary=:all:", "--require-hashes", "--dest", str(downloads)]
-                + ["-r", requirements.name],
-                check=True,
-            )
-    for _, file_name, digest, _ in WHEELS.values():
-        shutil.copyfile(checked(downloads / file_name, digest), dest / file_name)
-
-
 def _record_line(name: str, data: bytes) -> str:
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     return f"{name},sha256={digest},{len(data)}"
@@ -166,34 +131,26 @@ def rulesref_wheel(dest: Path) -> Path:
     return path
 
 
-def lock(info: dict, dest: Path, wheel: Path) -> None:
-    """A lock file naming only our wheels, as they are in dest now: Pyodide resolves
-    `rulesref` to them and checks each download against its sha256 (the rulesref wheel
-    needs no gmpy2 on emscripten, and the lock leaves it out)."""
-    entries = {
-        name: (version, file_name, depends)
-        for name, (version, file_name, _, depends) in WHEELS.items()
+def lock(info: dict, wheel: Path) -> None:
+    """A lock file naming only our wheel, as it is now: Pyodide resolves `rulesref` to it
+    and checks the download against its sha256 (it needs neither gmpy2 on emscripten nor
+    sympy on fractions, and the lock names neither)."""
+    package = {
+        "name": "rulesref",
+        "version": wheel.name.split("-")[1],
+        "file_name": wheel.name,
+        "install_dir": "site",
+        "sha256": sha256(wheel),
+        "package_type": "package",
+        "imports": ["rulesref"],
+        "depends": [],
+        "unvendored_tests": False,
     }
-    entries["rulesref"] = (wheel.name.split("-")[1], wheel.name, ["sympy"])
-    packages = {
-        name: {
-            "name": name,
-            "version": version,
-            "file_name": file_name,
-            "install_dir": "site",
-            "sha256": sha256(dest / file_name),
-            "package_type": "package",
-            "imports": [name],
-            "depends": depends,
-            "unvendored_tests": False,
-        }
-        for name, (version, file_name, depends) in entries.items()
-    }
-    (dest / LOCK).write_text(json.dumps({"info": info, "packages": packages}, indent=1))
+    (wheel.parent / LOCK).write_text(json.dumps({"info": info, "packages": {"rulesref": package}}))
 
 
 def _build_entry(entry: Path) -> None:
-    """Download, check and compile the third-party files into a new cache entry (made in a
+    """Download, check and compile the runtime's files into a new cache entry (made in a
     folder beside it and renamed at the end, so that a build that stops leaves nothing)."""
     downloads = entry.parent / "downloads"
     downloads.mkdir(parents=True, exist_ok=True)
@@ -201,13 +158,12 @@ def _build_entry(entry: Path) -> None:
     try:
         info = runtime(downloads, work)["info"]
         (work / "info.json").write_text(json.dumps(info))
-        wheels(downloads, work)
         probe = rulesref_wheel(work)  # imported by the compile step's probe, then dropped
-        lock(info, work, probe)
-        archives = [file_name for _, file_name, _, _ in WHEELS.values()] + ["python_stdlib.zip"]
+        lock(info, probe)
         subprocess.run(
             ["node", str(ROOT / "tools/pyodide_run.mjs"), str(work)]
-            + [str(ROOT / "tools/compile_wheels.py"), "--optimize", str(OPTIMIZE), *archives],
+            + [str(ROOT / "tools/compile_wheels.py"), "--optimize", str(OPTIMIZE)]
+            + ["python_stdlib.zip"],
             check=True,
         )
         probe.unlink()
@@ -234,8 +190,8 @@ def third_party(cache: Path | None = None) -> Path:
 
 
 def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
-    """Fill dest with the page's Python: the cached third-party files, a fresh rulesref
-    wheel, and the lock that names the three wheels. Returns the files laid out."""
+    """Fill dest with the page's Python: the cached runtime, a fresh rulesref wheel, and
+    the lock that names it. Returns the files laid out."""
     entry = third_party(cache)
     dest.mkdir(parents=True, exist_ok=True)
     manifest = json.loads((entry / MANIFEST).read_text())
@@ -243,7 +199,7 @@ def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
         if name != "info.json":
             shutil.copyfile(entry / name, dest / name)
     wheel = rulesref_wheel(dest)
-    lock(json.loads((entry / "info.json").read_text()), dest, wheel)
+    lock(json.loads((entry / "info.json").read_text()), wheel)
     return sorted(path for path in dest.iterdir())
 
 

@@ -6,7 +6,7 @@
 // The same file is the Worker (started with its own address): see `worker()` below.
 "use strict";
 
-const STAGES = ["Starting Python", "Loading rulesref and sympy", "Importing rulesref", "Ready"];
+const STAGES = ["Starting Python", "Loading rulesref", "Importing rulesref", "Ready"];
 
 // ---------------------------------------------------------------- the Worker's side
 async function worker() {
@@ -17,7 +17,11 @@ async function worker() {
     stage(0);
     const { loadPyodide } = await import(`${base}pyodide.mjs`);
     // every address given: the loader's default is a CDN, and nothing may leave this host
-    const pyodide = await loadPyodide({ indexURL: base, packageBaseUrl: base, lockFileURL: `${base}pyodide-lock.json` });
+    // rulesref on Python's fractions (rulesref.exact): the same answers, and no sympy to load
+    const pyodide = await loadPyodide({
+      indexURL: base, packageBaseUrl: base, lockFileURL: `${base}pyodide-lock.json`,
+      env: { RULESREF_FRACTIONS: "1" },
+    });
     stage(1);
     await pyodide.loadPackage("rulesref", { messageCallback: () => {} });
     stage(2);
