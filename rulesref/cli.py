@@ -35,7 +35,7 @@ from rulesref.leadership import (
 )
 from rulesref.tables import percent, tables
 
-__all__ = ["main", "force_from_json", "InputError", "located"]
+__all__ = ["main", "force_from_json", "parse_json", "InputError", "located"]
 
 EXAMPLES = """examples:
   rulesref break --leadership 8 --lost-by 3
@@ -307,19 +307,33 @@ def _depth(data: object) -> int:
     return deepest
 
 
-def _cascade(args: argparse.Namespace) -> str:
-    deep = f"file must nest lists and objects at most {MAX_JSON_DEPTH} deep, got {args.file!r}"
-    raw = _read(args.file)
+def parse_json(raw: bytes, name: str, shown: str) -> object:
+    """JSON within the command line's limits: at most MAX_FILE_BYTES, nested at most
+    MAX_JSON_DEPTH deep; else a RulesError about `name` (the file), showing `shown`.
+
+    ```python
+    from rulesref.cli import parse_json
+
+    print(parse_json(b'{"casualties": {"A": 6}}', "file", "'force.json'"))
+    #> {'casualties': {'A': 6}}
+    ```
+    """
+    deep = f"{name} must nest lists and objects at most {MAX_JSON_DEPTH} deep, got {shown}"
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesError(f"{name} must be at most {MAX_FILE_BYTES} bytes, got {len(raw)}")
     try:
         data = json.loads(raw.decode("utf-8"))
     except RecursionError:
         raise RulesError(deep) from None
     except ValueError as error:
-        raise RulesError(
-            f"file must be a readable JSON file, got {args.file!r} ({error})"
-        ) from None
+        raise RulesError(f"{name} must be a readable JSON {name}, got {shown} ({error})") from None
     if _depth(data) > MAX_JSON_DEPTH:
         raise RulesError(deep)
+    return data
+
+
+def _cascade(args: argparse.Namespace) -> str:
+    data = parse_json(_read(args.file), "file", repr(args.file))
     force, casualties = force_from_json(data)
     odds = cascade_probabilities(force, casualties)
     if args.json:

@@ -18,6 +18,7 @@ print(error["path"], error["message"])
 ```
 """
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -34,14 +35,14 @@ from rulesref.campaign import (
     fewest_withdrawals,
     most_withdrawals,
 )
-from rulesref.cli import InputError, force_from_json, located
+from rulesref.cli import InputError, force_from_json, located, parse_json
 from rulesref.errors import RulesError, one_of
 from rulesref.exact import Rational
 from rulesref.leadership import cascade_probabilities
 from rulesref.tables import percent
 from rulesref.views.chain_of_command import chain_of_command_svg
 
-__all__ = ["answer", "force_odds", "battle_odds_json", "POLICIES"]
+__all__ = ["answer", "answer_text", "force_odds", "battle_odds_json", "POLICIES"]
 
 Json = dict[str, Any]
 # the hit policies a player chooses between (CA-15, CA-C9), by the words the form sends
@@ -189,6 +190,16 @@ def battle_odds_json(data: object) -> Json:
         "routed": _odds(odds.routed),
         "must_check": _odds(odds.must_check),
     }
+
+
+def answer_text(text: str) -> str:
+    """`answer` from JSON text to JSON text, as the page calls it; the text within the
+    command line's limits (`rulesref.cli.parse_json`)."""
+    try:
+        question = parse_json(text.encode("utf-8", "surrogatepass"), "description", "the form")
+    except RulesError as error:
+        return json.dumps({"error": {"path": [], "message": str(error)}})
+    return json.dumps(answer(question))
 
 
 def answer(question: object) -> Json:

@@ -24,7 +24,7 @@ from test_browser import CHROMIUM, FLAGS
 
 from rulesref.campaign import Battle, LeadershipCheck, Platoon, Readings, Side, battle_odds
 from rulesref.campaign import most_withdrawals as most
-from rulesref.workbench import answer
+from rulesref.workbench import answer, answer_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -248,6 +248,11 @@ def test_the_command_lines_limits_apply():
     error = answer({"force": {"commands": [{"name": "P", "units": units}]}})["error"]
     assert error["path"] == ["commands", 0, "units"] and "1 to 1000 items" in error["message"]
     assert answer({"neither": 1})["error"]["path"] == []
+    deep = json.loads(answer_text("[" * 21 + "]" * 21))["error"]
+    assert deep == {"path": [], "message": deep["message"]} and "at most 20 deep" in deep["message"]
+    big = json.loads(answer_text(json.dumps({"force": {"name": "x" * 100_000}})))["error"]
+    assert "at most 100000 bytes" in big["message"]
+    assert "readable JSON" in json.loads(answer_text("{"))["error"]["message"]
 
 
 # ---------------------------------------------------------------- the page, in Chromium

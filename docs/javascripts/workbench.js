@@ -25,9 +25,7 @@ async function worker() {
     stage(1);
     await pyodide.loadPackage("rulesref", { messageCallback: () => {} });
     stage(2);
-    ask = pyodide.runPython(
-      "import json\nfrom rulesref.workbench import answer\n" +
-      "lambda text: json.dumps(answer(json.loads(text)))");
+    ask = pyodide.pyimport("rulesref.workbench").answer_text;
     stage(3);
   })();
   ready.catch((error) => postMessage({ failed: String(error) }));
