@@ -286,10 +286,12 @@ def workbench(site):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_port}/workbench/"
     requests: list[str] = []
+    errors: list[str] = []  # uncaught errors of the page's script: none, whatever it is given
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
         context = browser.new_context(viewport={"width": 390, "height": 844})
         context.on("request", lambda request: requests.append(request.url))
+        context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
         page = context.new_page()
         started = time.monotonic()
         page.goto(url)
@@ -299,6 +301,7 @@ def workbench(site):
         context.close()
         browser.close()
     server.shutdown()
+    assert not errors, errors
     hosts = {urlsplit(u).hostname for u in requests if not u.startswith(("data:", "blob:"))}
     assert hosts == {"127.0.0.1"}, f"requests to other hosts: {hosts}"
 
@@ -393,6 +396,8 @@ def test_the_address_round_trips(workbench):
         ("#v2.f.AAAA", "newer version of the site"),
         ("#v1.f.not-deflate", "this link is damaged"),
         ("#v1.x", "not a Workbench link"),
+        (address("f", {"commands": {"a": 1}}), "the force has no commands"),
+        (address("b", {"attacker": 5}), "the attacker has no platoons"),
     ],
 )
 def test_a_bad_or_newer_address_says_so_and_shows_no_number(workbench, fragment, message):
@@ -402,6 +407,21 @@ def test_a_bad_or_newer_address_says_so_and_shows_no_number(workbench, fragment,
     assert message in page.inner_text(".rr-wb-top")
     assert page.locator(".rr-wb-results .rr-wb-frac").count() == 0
     page.close()
+
+
+@pytest.mark.parametrize(
+    "force, message",
+    [
+        ({"commands": [None, 5]}, "each command must be a JSON object"),
+        ({"commands": [{"name": "P", "units": "x"}]}, "units must be a JSON list"),
+        ({"commands": [{"name": "P", "units": [None]}]}, "each unit must be a JSON object"),
+    ],
+)
+def test_a_hostile_description_gets_a_message_and_no_number(workbench, force, message):
+    page = workbench.page
+    assert message in workbench.ask(address("f", force))["error"]["message"]
+    assert message in page.inner_text("#rr-workbench")
+    assert page.locator(".rr-wb-results .rr-wb-frac").count() == 0
 
 
 def test_screenshots_and_time_to_the_first_answer(workbench):

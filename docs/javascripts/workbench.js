@@ -32,7 +32,12 @@ async function worker() {
   onmessage = async ({ data }) => {
     await ready;
     const started = performance.now();
-    const answer = JSON.parse(ask(data.question));
+    let answer;
+    try {
+      answer = JSON.parse(ask(data.question));
+    } catch (error) {  // not a refusal of the rules (those are answers) but a failure: say so
+      answer = { error: { path: [], message: `rulesref could not answer: ${String(error).split("\n").at(-2) ?? error}` } };
+    }
     postMessage({ id: data.id, answer, ms: Math.round(performance.now() - started) });
   };
 }
@@ -208,7 +213,7 @@ function page() {
     list(force.commands).forEach((command, c) => {
       const units = list(command?.units);
       const names = units.map((unit) => unit?.name);
-      parts.push(group(command.name || `Command ${c + 1}`, ["commands", c],
+      parts.push(group(command?.name || `Command ${c + 1}`, ["commands", c],
         el("div", { class: "rr-wb-row" }, field("Command", ["commands", c, "name"], "text")),
         doctrine(["commands", c, "doctrine"]),
         ...units.map((unit, u) => unitCard(["commands", c, "units", u], unit ?? {})),
@@ -326,7 +331,12 @@ function page() {
   const results = el("div", { class: "rr-wb-results", "aria-live": "polite" });
   const progress = el("progress", { max: STAGES.length - 1, value: 0 });
   const stageText = el("span", { class: "rr-wb-stage", text: `${STAGES[0]}…` });
-  const stopButton = button("Stop", () => restart(), { hidden: true });
+  const stopButton = button("Stop", () => {
+    restart();
+    results.replaceChildren(el("p", { class: "rr-wb-msg", text: "Stopped. Change the form to ask again." }));
+    summary.textContent = "";
+    status.hidden = true;
+  }, { hidden: true });
   // the headline, kept in view at the foot of the screen while the form is edited
   const summary = el("p", { class: "rr-wb-summary", "aria-hidden": "true" });
   const status = el("p", { class: "rr-wb-status" }, progress, " ", stageText, " ", stopButton);
@@ -436,7 +446,6 @@ function page() {
         root.dataset.ms = String(data.ms);
       }
     };
-    if (asked) ask();
   }
   function ask() {
     asked += 1;
