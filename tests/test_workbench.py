@@ -363,7 +363,7 @@ def test_a_bad_field_shows_its_message_beside_it_and_no_number(workbench):
     assert message.inner_text() == "starting must be a whole number from 1 to 100000, got -1"
     assert page.locator(".rr-wb-results .rr-wb-frac").count() == 0
     assert page.inner_text(".rr-wb-summary").startswith("No answer")
-    field.scroll_into_view_if_needed()
+    field.evaluate("input => input.scrollIntoView({block: 'center'})")
     page.screenshot(path=str(ARTIFACTS / "workbench-bad-field-390.png"))
 
 

@@ -84,7 +84,7 @@ def runtime(downloads: Path, dest: Path) -> dict:
     tarball = downloads / f"pyodide-{PYODIDE}.tgz"
     if not tarball.exists() or sha256(tarball) != PYODIDE_TARBALL:
         subprocess.run(
-            ["npm", "pack", f"pyodide@{PYODIDE}", "--pack-destination", str(downloads)],
+            ["npm", "pack", "--silent", f"pyodide@{PYODIDE}", "--pack-destination", str(downloads)],
             check=True,
             stdout=subprocess.DEVNULL,
         )
