@@ -390,6 +390,40 @@ def test_the_address_round_trips(workbench):
     other.close()
 
 
+def test_a_force_file_loads_and_the_download_is_what_the_command_line_reads(workbench, tmp_path):
+    """Import and export use the command line's format: b-company.json loaded into the
+    page (from the battle tab) answers as `rulesref cascade`; the page's download, given
+    to `rulesref cascade`, answers the same."""
+    page = workbench.page
+    workbench.ask(address("b", BATTLES["gun against infantry"]))
+    before = page.get_attribute("#rr-workbench", "data-answered")
+    page.set_input_files("#rr-workbench input[type=file]", str(ROOT / "examples/b-company.json"))
+    page.wait_for_function(
+        f"document.getElementById('rr-workbench').dataset.answered !== '{before}'"
+    )
+    shown = page.evaluate("document.getElementById('rr-workbench').answer")
+    assert shown == answer({"force": B_COMPANY})
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download this description").click()
+    saved = tmp_path / "force.json"
+    download.value.save_as(saved)
+    command = json.loads(cli("cascade", str(saved), "--json"))
+    assert command["force_breaks"] == shown["force_breaks"]["probability"]
+    assert command["unit_removed"] == {
+        k: v["probability"] for k, v in shown["unit_removed"].items()
+    }
+
+
+def test_a_file_that_is_no_force_gets_a_message_beside_the_button(workbench, tmp_path):
+    page = workbench.page
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    page.set_input_files("#rr-workbench input[type=file]", str(bad))
+    message = page.locator("#wb-import-msg")
+    message.wait_for()
+    assert message.inner_text().startswith("file must be a force file")
+
+
 @pytest.mark.parametrize(
     "fragment, message",
     [
