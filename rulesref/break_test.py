@@ -13,12 +13,12 @@ print(break_test_probability(leadership=8, lost_by=3))  # High Elves, lost by 3
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import partial
 
 from rulesref.dice import ways_at_most, with_rerolls
 from rulesref.errors import (
     RulesError,
+    Word,
     dice_roll,
     instance_of,
     sequence_of,
@@ -145,7 +145,7 @@ def break_test_probability(
     return with_rerolls(stands) if yes_or_no("reroll", reroll) else stands
 
 
-class Outcome(StrEnum):
+class Outcome(Word):
     STANDS = "stands"
     FLEES = "flees"
 
@@ -397,7 +397,7 @@ def reform_test_probability(
 # strings, facings by name, and base contacts by the models that touch.
 
 
-class CombatResult(StrEnum):
+class CombatResult(Word):
     """How a round of combat ended for one side."""
 
     WON = "won"
@@ -405,7 +405,7 @@ class CombatResult(StrEnum):
     DRAW = "draw"
 
 
-class Facing(StrEnum):
+class Facing(Word):
     """The four facings of a unit, where an enemy may touch it."""
 
     FRONT = "front"
@@ -457,7 +457,7 @@ def reform_order(
     return (first, *(side for side in sides if side != first))
 
 
-class Reform(StrEnum):
+class Reform(Word):
     AT_ONCE = "may combat reform at once"
     AFTER_TEST = "may combat reform after passing a Leadership test"
     NOT_ALLOWED = "may not combat reform"

@@ -3,37 +3,46 @@
 Source: a campaign-combat note "by Dylan, October 2001" (our copy:
 `001_a56d7721d8c2cbcd.txt`). The site restates each clause under its id; the code
 below implements each in one place. Readings where the note is silent are the
-clarifications CA-C1 and on; the optional ones are fields of `Readings`.
+clarifications CA-C1 and on; the optional ones are fields of `Readings`. The exact
+odds of a battle are computed in `rulesref.odds.battle` from these rules.
 
 ```python
-from rulesref.campaign import Battle, Platoon, Side, battle_odds
+from rulesref.campaign import Battle, Platoon, Side, resolve_battle
 
 battle = Battle(Side([Platoon()] * 3), Side([Platoon()] * 3))  # 3 v 3 infantry, in the open
-odds = battle_odds(battle)
-print(odds.victor["attacker"], odds.victor["defender"])
-#> 2401/11664 11207/15552
+print(resolve_battle(battle, [6, 5, 4], [2, 2, 1]).victor)
+#> attacker
 ```
 """
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
-from rulesref.dice import D6, probability_at_most, sum_counts
+from rulesref.dice import D6, probability_at_most
 from rulesref.errors import (
     RulesError,
+    Word,
     chance,
     dice_roll,
     instance_of,
-    one_of,
     sequence_of,
     text,
     whole_number,
+    word_of,
     yes_or_no,
 )
 from rulesref.exact import Rational
+from rulesref.moved import moved_from
 
 __all__ = [
+    "Kind",
+    "State",
+    "Terrain",
+    "Roll",
+    "Role",
+    "Fate",
+    "HQActivity",
     "KINDS",
     "STATES",
     "TERRAINS",
@@ -47,22 +56,22 @@ __all__ = [
     "Term",
     "RollExplanation",
     "explain_roll",
+    "Policy",
     "fewest_withdrawals",
     "most_withdrawals",
+    "hit_order",
     "hits_from_damage",
-    "HitOutcome",
+    "AfterHits",
     "assign_hits",
     "LeadershipCheck",
     "Verdict",
     "verdict",
     "FATES",
+    "fates",
     "Step",
     "SideResult",
     "BattleResult",
     "resolve_battle",
-    "hits_odds",
-    "BattleOdds",
-    "battle_odds",
     "garrison_tests_for_surrender",
     "Garrison",
     "garrison_turn",
@@ -71,23 +80,93 @@ __all__ = [
     "army_supply",
     "hq_surrenders",
     "AfterSurrender",
+    "SurrenderChoice",
     "after_hq_surrender",
     "out_of_supply",
     "may_withdraw_voluntarily",
 ]
 
-KINDS = ("infantry", "cavalry", "artillery", "command")
-STATES = ("fresh", "damaged", "fubar", "withdrawn")  # the damage scale, best first (CA-C1)
+
+class Kind(Word):
+    """What a platoon is (CA-3, CA-4, CA-22)."""
+
+    INFANTRY = "infantry"
+    CAVALRY = "cavalry"
+    ARTILLERY = "artillery"
+    COMMAND = "command"
+
+
+class State(Word):
+    """The damage scale, best first (CA-14, CA-C1)."""
+
+    FRESH = "fresh"
+    DAMAGED = "damaged"
+    FUBAR = "fubar"
+    WITHDRAWN = "withdrawn"
+
+
+class Terrain(Word):
+    """Where the battle is fought (CA-3, CA-7, CA-10)."""
+
+    OPEN = "open"
+    FOREST = "forest"
+    WOODS = "woods"
+    MOUNTAIN = "mountain"
+
+
+class Roll(Word):
+    """What a platoon's die counts for (CA-2)."""
+
+    ATTACK = "attack"
+    DEFENCE = "defence"
+
+
+class Role(Word):
+    """A side's part in the battle."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+    @property
+    def enemy(self) -> "Role":
+        return Role.DEFENDER if self is Role.ATTACKER else Role.ATTACKER
+
+
+class Fate(Word):
+    """What becomes of a side after a battle (CA-16 to CA-20, CA-C8); `MUST_CHECK` while
+    its leadership check is still to be rolled."""
+
+    HOLDS = "holds"
+    WITHDRAWS = "withdraws"
+    SURRENDERS = "surrenders"
+    FALLS_BACK = "falls back"
+    ROUTED = "routed"
+    MUST_CHECK = "must check"
+
+
+class HQActivity(Word):
+    """What a Mission HQ did in a turn (CA-23, CA-24)."""
+
+    QUIET = "quiet"
+    MOVED = "moved"
+    FOUGHT = "fought"
+    SURRENDERED = "surrendered"
+
+
+KINDS = tuple(Kind)
+STATES = tuple(State)
+TERRAINS = tuple(Terrain)
+ROLLS = tuple(Roll)
+ROLES = tuple(Role)
+FATES = tuple(fate for fate in Fate if fate is not Fate.MUST_CHECK)  # once every die is rolled
+HQ_ACTIVITY = tuple(HQActivity)
 STEPS_LEFT = {state: len(STATES) - 1 - n for n, state in enumerate(STATES)}
-TERRAINS = ("open", "forest", "woods", "mountain")
-ROLLS = ("attack", "defence")
-ROLES = ("attacker", "defender")
 MAX_PLATOONS = 1000
 MAX_BATTLE_DAMAGE = 2 * MAX_PLATOONS * 10  # beyond any sum of modified d6 rolls
-MAX_LEADERSHIP = 12
+MAX_CHECK_LEADERSHIP = 12  # the most a 2D6 leadership check can be taken against (CA-C5)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Platoon:
     """One platoon: its kind, its place on the damage scale (CA-14, CA-C1), its supply.
 
@@ -102,16 +181,22 @@ class Platoon:
     ```
     """
 
-    kind: str = "infantry"
-    state: str = "fresh"
-    supplied: bool = True
-    name: str = ""
+    kind: Kind
+    state: State
+    supplied: bool
+    name: str
 
-    def __post_init__(self) -> None:
-        one_of("kind", self.kind, KINDS)
-        one_of("state", self.state, STATES)
-        yes_or_no("supplied", self.supplied)
-        text("name", self.name, empty=True)
+    def __init__(
+        self,
+        kind: Kind | str = Kind.INFANTRY,
+        state: State | str = State.FRESH,
+        supplied: bool = True,
+        name: str = "",
+    ) -> None:
+        object.__setattr__(self, "kind", word_of("kind", kind, Kind))
+        object.__setattr__(self, "state", word_of("state", state, State))
+        object.__setattr__(self, "supplied", yes_or_no("supplied", supplied))
+        object.__setattr__(self, "name", text("name", name, empty=True))
 
     @property
     def steps_left(self) -> int:
@@ -120,7 +205,7 @@ class Platoon:
     @property
     def in_combat(self) -> bool:
         """A platoon withdrawn before the battle takes no part in it (CA-C1)."""
-        return self.state != "withdrawn"
+        return self.state != State.WITHDRAWN
 
     def hit(self, hits: int = 1) -> "Platoon":
         """CA-14: each hit moves the platoon one step down the damage scale."""
@@ -129,12 +214,12 @@ class Platoon:
 
     def __str__(self) -> str:
         label = self.name or self.kind
-        notes = [] if self.state == "fresh" else [self.state]
+        notes: list[str] = [] if self.state == State.FRESH else [self.state]
         notes += [] if self.supplied else ["out of supply"]
         return f"{label} ({', '.join(notes)})" if notes else label
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Side:
     """The platoons one player brings to a battle and what each rolls for (CA-2).
 
@@ -144,34 +229,43 @@ class Side:
     the defender, and those that may not roll roll nothing.
     """
 
-    platoons: Sequence[Platoon]
-    declarations: Sequence[str | None] | None = None
-    fortified: bool = False
-    name: str = ""
+    platoons: tuple[Platoon, ...]
+    declarations: tuple[Roll | None, ...] | None
+    fortified: bool
+    name: str
 
-    def __post_init__(self) -> None:
-        platoons = sequence_of("platoons", self.platoons, Platoon, low=1, high=MAX_PLATOONS)
+    def __init__(
+        self,
+        platoons: Sequence[Platoon],
+        declarations: Sequence[Roll | str | None] | None = None,
+        fortified: bool = False,
+        name: str = "",
+    ) -> None:
+        platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
         if not any(p.in_combat for p in platoons):
             raise RulesError("platoons must include one that is not withdrawn, got none")
         object.__setattr__(self, "platoons", platoons)
-        if self.declarations is not None:
-            declarations = sequence_of(
-                "declarations",
-                self.declarations,
-                (str, type(None)),
-                noun="'attack', 'defence' or None",
-            )
-            if len(declarations) != len(platoons):
-                raise RulesError(
-                    f"declarations must give one entry per platoon ({len(platoons)}), "
-                    f"got {len(declarations)}"
-                )
-            for entry in declarations:
-                if entry is not None:
-                    one_of("declaration", entry, ROLLS)
-            object.__setattr__(self, "declarations", declarations)
-        yes_or_no("fortified", self.fortified)
-        text("name", self.name, empty=True)
+        object.__setattr__(self, "declarations", _declarations(declarations, len(platoons)))
+        object.__setattr__(self, "fortified", yes_or_no("fortified", fortified))
+        object.__setattr__(self, "name", text("name", name, empty=True))
+
+
+def _declarations(
+    declarations: Sequence[Roll | str | None] | None, platoons: int
+) -> tuple[Roll | None, ...] | None:
+    """A side's declarations, checked: one entry per platoon, each a Roll or None."""
+    if declarations is None:
+        return None
+    entries = sequence_of(
+        "declarations", declarations, (str, type(None)), noun="'attack', 'defence' or None"
+    )
+    if len(entries) != platoons:
+        raise RulesError(
+            f"declarations must give one entry per platoon ({platoons}), got {len(entries)}"
+        )
+    return tuple(
+        None if entry is None else word_of("declaration", entry, Roll) for entry in entries
+    )
 
 
 @dataclass(frozen=True)
@@ -194,7 +288,7 @@ class Readings:
             yes_or_no(name, getattr(self, name))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Battle:
     """A battle between an attacking and a defending side in one hex.
 
@@ -211,62 +305,41 @@ class Battle:
 
     attacker: Side
     defender: Side
-    terrain: str = "open"
-    garrison: bool = False
-    readings: Readings = field(default_factory=Readings)
+    terrain: Terrain
+    garrison: bool
+    readings: Readings
     # what each platoon rolls for, by role: worked out and checked once, on creation
-    _declared: dict[str, tuple[str | None, ...]] = field(init=False, repr=False, compare=False)
+    _declared: dict[Role, tuple[Roll | None, ...]] = field(repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        for role in ROLES:
-            instance_of(role, getattr(self, role), Side, "a Side")
-        one_of("terrain", self.terrain, TERRAINS)
-        yes_or_no("garrison", self.garrison)
-        instance_of("readings", self.readings, Readings, "a Readings")
-        declared = {role: self._declare(role) for role in ROLES}
-        object.__setattr__(self, "_declared", declared)
+    def __init__(
+        self,
+        attacker: Side,
+        defender: Side,
+        terrain: Terrain | str = Terrain.OPEN,
+        garrison: bool = False,
+        readings: Readings = Readings(),
+    ) -> None:
+        object.__setattr__(self, "attacker", instance_of("attacker", attacker, Side, "a Side"))
+        object.__setattr__(self, "defender", instance_of("defender", defender, Side, "a Side"))
+        object.__setattr__(self, "terrain", word_of("terrain", terrain, Terrain))
+        object.__setattr__(self, "garrison", yes_or_no("garrison", garrison))
+        object.__setattr__(
+            self, "readings", instance_of("readings", readings, Readings, "a Readings")
+        )
+        object.__setattr__(self, "_declared", {role: _declare(self, role) for role in Role})
 
-    def side(self, role: str) -> Side:
-        return self.attacker if one_of("role", role, ROLES) == "attacker" else self.defender
+    def side(self, role: Role | str) -> Side:
+        return self.attacker if word_of("role", role, Role) is Role.ATTACKER else self.defender
 
-    def in_terrain(self, *terrains: str) -> bool:
+    def in_terrain(self, *terrains: Terrain | str) -> bool:
         """Whether the battle is in one of `terrains`, forest and woods alike (CA-C10)."""
-        alike = {"forest", "woods"} if self.readings.woods_is_forest else set()
+        alike = {Terrain.FOREST, Terrain.WOODS} if self.readings.woods_is_forest else set()
         here = {self.terrain} | (alike if self.terrain in alike else set())
         return bool(here & set(terrains))
 
-    def declarations(self, role: str) -> tuple[str | None, ...]:
+    def declarations(self, role: Role | str) -> tuple[Roll | None, ...]:
         """CA-2: what each platoon of a side rolls for, checked against CA-10 and CA-C1."""
-        return self._declared[one_of("role", role, ROLES)]
-
-    def _declare(self, role: str) -> tuple[str | None, ...]:
-        side = self.side(role)
-        default = "attack" if role == "attacker" else "defence"
-        explicit = side.declarations is not None
-        entries = side.declarations or (default,) * len(side.platoons)
-        result = []
-        for index, (platoon, entry) in enumerate(zip(side.platoons, entries, strict=True)):
-            if not platoon.in_combat:
-                if explicit and entry is not None:
-                    raise RulesError(
-                        f"{role} platoon {index} ({platoon}) is withdrawn and may not roll, "
-                        f"got {entry!r}"
-                    )
-                entry = None
-            elif cavalry_barred(platoon, self):
-                if explicit and entry is not None:
-                    raise RulesError(
-                        f"{role} platoon {index} ({platoon}) is cavalry in {self.terrain} "
-                        f"and may not roll (CA-10), got {entry!r}"
-                    )
-                entry = None
-            elif entry is None:  # CA-2: every other platoon rolls its die
-                raise RulesError(
-                    f"{role} platoon {index} ({platoon}) must roll for attack or defence "
-                    "(only withdrawn platoons and barred cavalry roll nothing), got None"
-                )
-            result.append(entry)
-        return tuple(result)
+        return self._declared[word_of("role", role, Role)]
 
 
 def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
@@ -283,7 +356,48 @@ def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
     """
     instance_of("platoon", platoon, Platoon, "a Platoon")
     instance_of("battle", battle, Battle, "a Battle")
-    return platoon.kind == "cavalry" and battle.in_terrain("mountain", "woods")
+    return platoon.kind == Kind.CAVALRY and battle.in_terrain(Terrain.MOUNTAIN, Terrain.WOODS)
+
+
+def _declare(battle: Battle, role: Role) -> tuple[Roll | None, ...]:
+    """CA-2: what each platoon of a side rolls for: as its player declared, checked, or
+    by default for its side's role; a platoon that may not roll rolls nothing."""
+    side = battle.side(role)
+    if side.declarations is None:
+        default = Roll.ATTACK if role is Role.ATTACKER else Roll.DEFENCE
+        return tuple(None if _no_die(p, battle) else default for p in side.platoons)
+    return tuple(
+        _declared_roll(battle, role, index, platoon, entry)
+        for index, (platoon, entry) in enumerate(zip(side.platoons, side.declarations, strict=True))
+    )
+
+
+def _no_die(platoon: Platoon, battle: Battle) -> str:
+    """Why `platoon` rolls no die in this battle (CA-C1, CA-10), "" if it rolls one."""
+    if not platoon.in_combat:
+        return "is withdrawn"
+    if cavalry_barred(platoon, battle):
+        return f"is cavalry in {battle.terrain}"
+    return ""
+
+
+def _declared_roll(
+    battle: Battle, role: Role, index: int, platoon: Platoon, entry: Roll | None
+) -> Roll | None:
+    """CA-2, CA-10, CA-C1: a player's declaration for one platoon, checked."""
+    barred = _no_die(platoon, battle)
+    if barred and entry is not None:
+        clause = " (CA-10)" if platoon.in_combat else ""
+        raise RulesError(
+            f"{role} platoon {index} ({platoon}) {barred} and may not roll{clause}, "
+            f"got {entry.value!r}"
+        )
+    if not barred and entry is None:  # CA-2: every other platoon rolls its die
+        raise RulesError(
+            f"{role} platoon {index} ({platoon}) must roll for attack or defence "
+            "(only withdrawn platoons and barred cavalry roll nothing), got None"
+        )
+    return entry
 
 
 @dataclass(frozen=True)
@@ -301,50 +415,52 @@ class Term:
 # One function per modifier clause: (platoon, what it rolls for, its role, the battle).
 
 
-def _ca3_artillery(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
+def _ca3_artillery(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-3: artillery +2 on every combat roll, but -1 instead in forest."""
-    if platoon.kind != "artillery":
+    if platoon.kind != Kind.ARTILLERY:
         return None
-    if battle.in_terrain("forest"):
+    if battle.in_terrain(Terrain.FOREST):
         return Term("CA-3", "artillery, forest", -1)
     return Term("CA-3", "artillery", +2)
 
 
-def _ca4_cavalry(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
+def _ca4_cavalry(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-4: cavalry +1 when it rolls for attack."""
-    return Term("CA-4", "cavalry", +1) if platoon.kind == "cavalry" and roll == "attack" else None
+    attacking = platoon.kind == Kind.CAVALRY and roll == Roll.ATTACK
+    return Term("CA-4", "cavalry", +1) if attacking else None
 
 
-def _ca5_defending(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
+def _ca5_defending(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-5: the defending army +1 on its defence rolls."""
-    return Term("CA-5", "defender", +1) if role == "defender" and roll == "defence" else None
+    defending = role == Role.DEFENDER and roll == Roll.DEFENCE
+    return Term("CA-5", "defender", +1) if defending else None
 
 
-def _ca6_fortified(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
+def _ca6_fortified(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-6: a fortified army +1 on its defence rolls."""
     fortified = battle.side(role).fortified
-    return Term("CA-6", "fortified", +1) if fortified and roll == "defence" else None
+    return Term("CA-6", "fortified", +1) if fortified and roll == Roll.DEFENCE else None
 
 
-def _ca7_mountain(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
+def _ca7_mountain(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-7: an army in a mountain hex +1 on its defence rolls (CA-C11: both armies)."""
-    in_hex = battle.readings.mountain_both_sides or role == "defender"
-    if battle.terrain == "mountain" and in_hex and roll == "defence":
+    in_hex = battle.readings.mountain_both_sides or role == Role.DEFENDER
+    if battle.terrain == Terrain.MOUNTAIN and in_hex and roll == Roll.DEFENCE:
         return Term("CA-7", "mountain", +1)
     return None
 
 
-def _ca8_damaged(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
+def _ca8_damaged(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-8: a Damaged platoon -1 on its rolls (not a FUBAR one: CA-C1)."""
-    return Term("CA-8", "Damaged", -1) if platoon.state == "damaged" else None
+    return Term("CA-8", "Damaged", -1) if platoon.state == State.DAMAGED else None
 
 
-def _ca11_supply(platoon: Platoon, roll: str, role: str, battle: Battle) -> Term | None:
+def _ca11_supply(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-11: a platoon out of supply -1 on all its rolls."""
     return None if platoon.supplied else Term("CA-11", "no supply", -1)
 
 
-MODIFIERS: tuple[Callable[[Platoon, str, str, Battle], Term | None], ...] = (
+MODIFIERS: tuple[Callable[[Platoon, Roll, Role, Battle], Term | None], ...] = (
     _ca3_artillery,
     _ca4_cavalry,
     _ca5_defending,
@@ -360,7 +476,7 @@ class RollExplanation:
     """A platoon's roll, term by term: what it rolls for, its modifiers, its six values."""
 
     platoon: Platoon
-    roll: str | None
+    roll: Roll | None
     terms: tuple[Term, ...]
     fixed_die: int | None  # 1 for a FUBAR platoon (CA-9), else None
     clamp: bool
@@ -396,7 +512,7 @@ class RollExplanation:
         return f"{self.platoon}, {self.roll}: {die}{terms} = {die.split()[0]}{self.modifier:+d}"
 
 
-def explain_roll(battle: Battle, role: str, index: int) -> RollExplanation:
+def explain_roll(battle: Battle, role: Role | str, index: int) -> RollExplanation:
     """The final modifier of one platoon's roll, term by term (CA-3 to CA-11).
 
     A FUBAR platoon rolls no die: it scores 1 (CA-9), and by default the other
@@ -410,10 +526,11 @@ def explain_roll(battle: Battle, role: str, index: int) -> RollExplanation:
     #> artillery (damaged), attack: d6 +2 artillery (CA-3) -1 Damaged (CA-8) = d6+1
     ```
     """
+    role = word_of("role", role, Role)
     side = instance_of("battle", battle, Battle, "a Battle").side(role)
     whole_number("index", index, 0, len(side.platoons) - 1)
     platoon, roll = side.platoons[index], battle.declarations(role)[index]
-    fubar = platoon.state == "fubar"
+    fubar = platoon.state == State.FUBAR
     terms: tuple[Term, ...] = ()
     if roll is not None and (not fubar or battle.readings.fubar_modified):
         terms = tuple(t for rule in MODIFIERS if (t := rule(platoon, roll, role, battle)))
@@ -426,14 +543,8 @@ def explain_roll(battle: Battle, role: str, index: int) -> RollExplanation:
 Policy = Callable[[Sequence[Platoon], int], tuple[int, ...]]
 
 
-def _leadership_check(leadership: object) -> "LeadershipCheck":
-    if leadership is None:
-        return LeadershipCheck()
-    allowed = "a LeadershipCheck, e.g. LeadershipCheck(9), or None"
-    return instance_of("leadership", leadership, LeadershipCheck, allowed)
-
-
-def _policy(policy: object) -> "Policy":
+def checked_policy(policy: object) -> Policy:
+    """`policy` if it can assign hits (a function like `fewest_withdrawals`), else raise."""
     if not callable(policy):
         raise RulesError(f"policy must be a function like fewest_withdrawals, got {policy!r}")
     return policy
@@ -452,13 +563,20 @@ def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...
     ```
     """
     hits = _assignable(platoons, hits)
+    return _first_hits(_fewest_first(platoons), len(platoons), hits)
+
+
+def _fewest_first(platoons: Sequence[Platoon]) -> list[int]:
+    """CA-15, CA-C9: the platoon that takes each hit in turn: one hit on each platoon with three
+    steps left, then one on each with two, then on each with one, in the order listed."""
     left = [p.steps_left for p in platoons]
-    given = [0] * len(left)
+    order = []
     for level in (3, 2, 1):
         for index, steps in enumerate(left):
-            if hits and steps == level:
-                left[index], given[index], hits = steps - 1, given[index] + 1, hits - 1
-    return tuple(given)
+            if steps == level:
+                left[index] = steps - 1
+                order.append(index)
+    return order
 
 
 def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
@@ -473,11 +591,49 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     ```
     """
     hits = _assignable(platoons, hits)
-    given = [0] * len(platoons)
+    return _first_hits(_weakest_first(platoons), len(platoons), hits)
+
+
+def _weakest_first(platoons: Sequence[Platoon]) -> list[int]:
+    """CA-15: the platoon that takes each hit in turn: every hit the weakest can take, then
+    the next weakest (fewest steps left first, the first listed on a tie)."""
+    order = []
     for index in sorted(range(len(platoons)), key=lambda i: platoons[i].steps_left):
-        given[index] = min(hits, platoons[index].steps_left)
-        hits -= given[index]
+        order += [index] * platoons[index].steps_left
+    return order
+
+
+def _first_hits(order: Sequence[int], platoons: int, hits: int) -> tuple[int, ...]:
+    """The hits on each platoon when the first `hits` of `order` are given."""
+    given = [0] * platoons
+    for index in order[:hits]:
+        given[index] += 1
     return tuple(given)
+
+
+HitOrder = Callable[[Sequence[Platoon]], list[int]]
+HIT_ORDERS: dict[Policy, HitOrder] = {
+    fewest_withdrawals: _fewest_first,
+    most_withdrawals: _weakest_first,
+}
+
+
+def hit_order(policy: Policy, platoons: Sequence[Platoon]) -> list[int] | None:
+    """CA-15: the platoon that takes each hit in turn under `policy`, for a policy that
+    gives its hits one at a time in a fixed order (one more hit leaves the others where
+    they were), as both of ours do; None for a policy of the caller's own.
+
+    ```python
+    from rulesref.campaign import Platoon, fewest_withdrawals, hit_order
+
+    print(hit_order(fewest_withdrawals, [Platoon(), Platoon(state="fubar")]))
+    #> [0, 0, 0, 1]
+    ```
+    """
+    order = HIT_ORDERS.get(checked_policy(policy))
+    if order is None:
+        return None
+    return order(sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS))
 
 
 def _assignable(platoons: Sequence[Platoon], hits: int) -> int:
@@ -500,13 +656,9 @@ def hits_from_damage(battle_damage: int) -> int:
     return max(battle_damage // 6, 0)
 
 
-HitKey = tuple[bool, bool, int, bool]  # routed, fell back, withdrawn, all FUBAR
-Flags = tuple[bool, bool]  # routed, fell back
-
-
 @dataclass(frozen=True)
-class HitOutcome:
-    """What a number of hits does to one side, once assigned."""
+class AfterHits:
+    """A side after its hits are assigned (CA-14 to CA-16): what the verdict reads."""
 
     platoons: tuple[Platoon, ...]  # the side's platoons afterwards
     assignment: tuple[int, ...]
@@ -515,14 +667,10 @@ class HitOutcome:
     fell_back: bool  # no platoon left in the battle (CA-C8)
     all_fubar: bool  # every platoon left is FUBAR (CA-20)
 
-    @property
-    def key(self) -> HitKey:
-        return (self.routed, self.fell_back, self.withdrawn, self.all_fubar)
-
 
 def assign_hits(
     platoons: Sequence[Platoon], hits: int, assignment: Sequence[int] | None = None
-) -> HitOutcome:
+) -> AfterHits:
     """CA-14 to CA-16: apply `hits` to a side's platoons as `assignment` says (hits per
     platoon, adding up to `hits`). A side that cannot take them all is routed (CA-16):
     every platoon withdraws, and no assignment is needed.
@@ -530,85 +678,93 @@ def assign_hits(
     ```python
     from rulesref.campaign import Platoon, assign_hits
 
-    outcome = assign_hits([Platoon(), Platoon(state="fubar")], 2, [1, 1])
-    print([p.state for p in outcome.platoons], outcome.withdrawn, outcome.routed)
+    after = assign_hits([Platoon(), Platoon(state="fubar")], 2, [1, 1])
+    print([p.state for p in after.platoons], after.withdrawn, after.routed)
     #> ['damaged', 'withdrawn'] 1 False
     ```
     """
     platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
-    return _assign(platoons, hits, assignment, build=True)
-
-
-def _assign(
-    platoons: Sequence[Platoon], hits: int, assignment: Sequence[int] | None, *, build: bool
-) -> HitOutcome:
     whole_number("hits", hits, 0, 10 * MAX_PLATOONS)
     steps = [p.steps_left for p in platoons]
+    given = _assignment(platoons, hits, assignment)
+    left = [room - taken for room, taken in zip(steps, given, strict=True)]
+    after = tuple(p.hit(n) for p, n in zip(platoons, given, strict=True))
+    return _after(after, given, left, steps, routed=hits > sum(steps))
+
+
+def _assignment(
+    platoons: Sequence[Platoon], hits: int, assignment: Sequence[int] | None
+) -> tuple[int, ...]:
+    """CA-15, CA-16: a player's assignment of `hits`, checked (all a routed side can take)."""
+    steps = tuple(p.steps_left for p in platoons)
     routed = hits > sum(steps)
     if assignment is None or routed:
-        if assignment is not None and tuple(assignment) != tuple(steps):
+        if assignment is not None and tuple(assignment) != steps:
             raise RulesError(
                 f"assignment must give every platoon all the hits it can take "
                 f"when the side is routed ({hits} hits, room for {sum(steps)}), got {assignment!r}"
             )
         if hits and not routed:
             raise RulesError(f"assignment must share out {hits} hits, got None")
-        assignment = steps if routed else [0] * len(steps)
-    assignment = sequence_of("assignment", assignment, int, high=MAX_PLATOONS)
-    if len(assignment) != len(platoons):
+        return steps if routed else (0,) * len(steps)
+    given = sequence_of("assignment", assignment, int, high=MAX_PLATOONS)
+    if len(given) != len(platoons):
         raise RulesError(
             f"assignment must give one number per platoon ({len(platoons)}), got {assignment!r}"
         )
-    for index, (given, room) in enumerate(zip(assignment, steps, strict=True)):
-        if isinstance(given, bool) or not isinstance(given, int) or not 0 <= given <= room:
-            whole_number(f"hits on platoon {index} ({platoons[index]})", given, 0, room)
-    if not routed and sum(assignment) != hits:
-        raise RulesError(f"assignment must add up to {hits} hits, got {sum(assignment)}")
-    left = [room - given for room, given in zip(steps, assignment, strict=True)]
+    for index, (taken, room) in enumerate(zip(given, steps, strict=True)):
+        whole_number(f"hits on platoon {index} ({platoons[index]})", taken, 0, room)
+    if sum(given) != hits:
+        raise RulesError(f"assignment must add up to {hits} hits, got {sum(given)}")
+    return given
+
+
+def _after(
+    platoons: tuple[Platoon, ...],
+    assignment: tuple[int, ...],
+    left: Sequence[int],
+    steps: Sequence[int],
+    *,
+    routed: bool,
+) -> AfterHits:
+    """CA-14, CA-C8, CA-C13, CA-20: what the verdict reads of a side after its hits."""
     withdrawn = sum(1 for room, rest in zip(steps, left, strict=True) if room and not rest)
     remaining = [rest for rest in left if rest]
-    after = tuple(p.hit(n) for p, n in zip(platoons, assignment, strict=True)) if build else ()
-    return HitOutcome(
-        after,
-        assignment,
-        withdrawn,
-        routed,
-        not remaining,
-        bool(remaining) and all(rest == 1 for rest in remaining),
-    )
+    all_fubar = bool(remaining) and all(rest == 1 for rest in remaining)
+    return AfterHits(platoons, assignment, withdrawn, routed, not remaining, all_fubar)
 
 
 @dataclass(frozen=True)
 class LeadershipCheck:
     """The leadership check of CA-17 and CA-18, which the note does not define (CA-C5).
 
-    By default 2D6 at or under a Leadership of 7 passes (7/12); `chance` replaces the
-    test by a given probability of passing.
+    By default 2D6 at or under a Leadership of 7 passes (7/12); `probability` replaces
+    the test by a given probability of passing.
 
     ```python
     from sympy import Rational
 
     from rulesref.campaign import LeadershipCheck
 
-    print(LeadershipCheck().pass_chance, LeadershipCheck(leadership=9).pass_chance)
+    print(LeadershipCheck().pass_probability, LeadershipCheck(leadership=9).pass_probability)
     #> 7/12 5/6
-    print(LeadershipCheck(chance=Rational(1, 2)).pass_chance)
+    print(LeadershipCheck(probability=Rational(1, 2)).pass_probability)
     #> 1/2
     ```
     """
 
     leadership: int = 7
-    chance: Rational | None = None
+    probability: Rational | None = None
 
     def __post_init__(self) -> None:
-        whole_number("leadership", self.leadership, 0, MAX_LEADERSHIP)
-        if self.chance is not None:
-            object.__setattr__(self, "chance", chance("chance", self.chance))
+        whole_number("leadership", self.leadership, 0, MAX_CHECK_LEADERSHIP)
+        if self.probability is not None:
+            object.__setattr__(self, "probability", chance("probability", self.probability))
 
     @property
-    def pass_chance(self) -> Rational:
-        if self.chance is not None:
-            return self.chance
+    def pass_probability(self) -> Rational:
+        if self.probability is not None:
+            return self.probability
         return probability_at_most(self.leadership, dice=2)
 
     def passes(self, roll: bool | Sequence[int]) -> bool:
@@ -617,87 +773,98 @@ class LeadershipCheck:
             return roll
         if roll is None:
             raise RulesError("roll must be two dice, or True or False, got None")
-        if self.chance is not None:
-            raise RulesError(f"roll must be True or False with a given chance, got {roll!r}")
+        if self.probability is not None:
+            raise RulesError(f"roll must be True or False with a given probability, got {roll!r}")
         return sum(dice_roll("leadership roll", roll, 2)) <= self.leadership
 
 
-# The verdict (CA-16 to CA-18, CA-20), shared by the resolver and the exact odds.
+def checked_leadership(leadership: object) -> LeadershipCheck:
+    """`leadership` if it is a LeadershipCheck, the default check (CA-C5) for None."""
+    if leadership is None:
+        return LeadershipCheck()
+    allowed = "a LeadershipCheck, e.g. LeadershipCheck(9), or None"
+    return instance_of("leadership", leadership, LeadershipCheck, allowed)
+
+
+# The verdict (CA-16 to CA-18, CA-20) and the fates, shared by the resolver and the odds.
 
 
 @dataclass(frozen=True)
 class Verdict:
-    victor: str | None
-    loser: str | None
-    checker: str | None  # the side that must check leadership
+    victor: Role | None
+    loser: Role | None
+    checker: Role | None  # the side that must check leadership
     clause: str
     reason: str = field(compare=False)
 
 
-def _other(role: str) -> str:
-    return ROLES[1 - ROLES.index(role)]
-
-
 def verdict(
-    attacker: HitOutcome, defender: HitOutcome, damage_order: int, *, garrison: bool = False
+    attacker: AfterHits, defender: AfterHits, damage_order: int, *, garrison: bool = False
 ) -> Verdict:
     """Who won and who must check leadership, from both sides' hits (CA-16 to CA-18).
 
     `damage_order` is the sign of the attacker's Battle Damage minus the defender's;
     it matters only when the withdrawals are equal (CA-18).
     """
-    outcomes = {"attacker": attacker, "defender": defender}
-    for role, outcome in outcomes.items():
-        instance_of(role, outcome, HitOutcome, "a HitOutcome, from assign_hits")
+    after = {Role.ATTACKER: attacker, Role.DEFENDER: defender}
+    for role, side in after.items():
+        instance_of(role, side, AfterHits, "an AfterHits, from assign_hits")
     whole_number("damage_order", damage_order, -1, 1)
     yes_or_no("garrison", garrison)
-    gone = [role for role in ROLES if outcomes[role].fell_back]
+    gone = [role for role in Role if after[role].fell_back]
     if len(gone) == 2:
         return Verdict(None, None, None, "CA-C7", "both sides have fallen back: no victor")
     if gone:
         loser = gone[0]
-        how = "is routed" if outcomes[loser].routed else "has no platoon left"
-        clause = "CA-16" if outcomes[loser].routed else "CA-C8"
-        return Verdict(_other(loser), loser, None, clause, f"the {loser} {how}")
+        how = "is routed" if after[loser].routed else "has no platoon left"
+        clause = "CA-16" if after[loser].routed else "CA-C8"
+        return Verdict(loser.enemy, loser, None, clause, f"the {loser} {how}")
     if attacker.withdrawn != defender.withdrawn:
-        loser = "attacker" if attacker.withdrawn > defender.withdrawn else "defender"
+        loser = Role.ATTACKER if attacker.withdrawn > defender.withdrawn else Role.DEFENDER
         clause = "CA-17"
         reason = f"withdrawals {attacker.withdrawn} to {defender.withdrawn}"
     elif damage_order:
-        loser = "attacker" if damage_order < 0 else "defender"
+        loser = Role.ATTACKER if damage_order < 0 else Role.DEFENDER
         clause = "CA-18"
-        reason = f"withdrawals equal ({attacker.withdrawn}), the {_other(loser)} did more damage"
+        reason = f"withdrawals equal ({attacker.withdrawn}), the {loser.enemy} did more damage"
     else:
         return Verdict(None, None, None, "CA-C6", "equal withdrawals and equal Battle Damage")
-    checker: str | None = loser
-    if garrison and loser == "defender" and not defender.all_fubar:
+    checker: Role | None = loser
+    if garrison and loser is Role.DEFENDER and not defender.all_fubar:
         checker, reason = None, reason + "; the garrison is not all FUBAR, so no test (CA-20)"
-    return Verdict(_other(loser), loser, checker, clause, reason)
+    return Verdict(loser.enemy, loser, checker, clause, reason)
 
 
-# The fate of each side once the verdict and any check are known.
-HOLDS, CHECKS = "holds", "must check"
-FATES = ("holds", "withdraws", "surrenders", "falls back", "routed")
+def fates(
+    found: Verdict, after: Mapping[Role, AfterHits], passed: bool | None, *, garrison: bool
+) -> dict[Role, Fate]:
+    """What becomes of each side, from the verdict and the loser's check (CA-16 to CA-20,
+    CA-C8); `passed` is None while the check is not rolled.
+
+    ```python
+    from rulesref.campaign import Platoon, assign_hits, fates, verdict
+
+    attacker, defender = assign_hits([Platoon()], 0), assign_hits([Platoon()], 1, [1])
+    found = verdict(attacker, defender, 1)
+    print(fates(found, {"attacker": attacker, "defender": defender}, False, garrison=True))
+    #> {'attacker': 'holds', 'defender': 'surrenders'}
+    ```
+    """
+    return {role: _fate(role, found, after[role], passed, garrison) for role in Role}
 
 
-def _fates(
-    v: Verdict, outcomes: dict[str, HitOutcome], passed: bool | None, garrison: bool
-) -> dict[str, str]:
-    fates = {}
-    for role in ROLES:
-        if outcomes[role].routed:
-            fates[role] = "routed"
-        elif outcomes[role].fell_back:
-            fates[role] = "falls back"
-        elif v.checker != role:
-            fates[role] = HOLDS
-        elif passed is None:
-            fates[role] = CHECKS
-        elif passed:
-            fates[role] = HOLDS
-        else:
-            fates[role] = "surrenders" if garrison and role == "defender" else "withdraws"
-    return fates
+def _fate(
+    role: Role, found: Verdict, after: AfterHits, passed: bool | None, garrison: bool
+) -> Fate:
+    if after.routed:
+        return Fate.ROUTED
+    if after.fell_back:
+        return Fate.FALLS_BACK
+    if found.checker != role or passed:
+        return Fate.HOLDS
+    if passed is None:
+        return Fate.MUST_CHECK
+    return Fate.SURRENDERS if garrison and role is Role.DEFENDER else Fate.WITHDRAWS
 
 
 @dataclass(frozen=True)
@@ -716,8 +883,8 @@ class SideResult:
     defence: int
     battle_damage: int  # this side's attack minus the enemy's defence (CA-12)
     hits_taken: int  # hits this side must assign (CA-13)
-    outcome: HitOutcome
-    fate: str
+    after_hits: AfterHits
+    fate: Fate
 
 
 @dataclass(frozen=True)
@@ -729,16 +896,22 @@ class BattleResult:
     steps: tuple[Step, ...]
 
     @property
-    def victor(self) -> str | None:
+    def victor(self) -> Role | None:
         return self.verdict.victor
 
-    def side(self, role: str) -> SideResult:
-        return self.attacker if one_of("role", role, ROLES) == "attacker" else self.defender
+    def side(self, role: Role | str) -> SideResult:
+        return self.attacker if word_of("role", role, Role) is Role.ATTACKER else self.defender
 
 
-def _totals(
-    battle: Battle, role: str, dice: Sequence[int | None]
-) -> tuple[list[int | None], int, int]:
+class _Rolled(NamedTuple):
+    """A side's rolls in a battle: each platoon's value, and its two totals (CA-2)."""
+
+    values: tuple[int | None, ...]
+    attack: int
+    defence: int
+
+
+def _totals(battle: Battle, role: Role, dice: Sequence[int | None]) -> _Rolled:
     platoons = battle.side(role).platoons
     if (
         isinstance(dice, str | bytes)
@@ -748,24 +921,27 @@ def _totals(
         raise RulesError(
             f"{role} dice must give one entry per platoon ({len(platoons)}), got {dice!r}"
         )
-    values: list[int | None] = []
-    totals = {"attack": 0, "defence": 0}
-    for index, die in enumerate(dice):
-        explained = explain_roll(battle, role, index)
-        if explained.roll is None or explained.fixed_die:
-            allowed = (None,) if explained.roll is None else (None, 1)
-            if die not in allowed:
-                raise RulesError(
-                    f"{role} die {index} must be {' or '.join(map(str, allowed))} "
-                    f"({explained.platoon} rolls no die), got {die!r}"
-                )
-        if explained.roll is None:
-            values.append(None)
-            continue
-        value = explained.value(die)
-        values.append(value)
-        totals[explained.roll] += value
-    return values, totals["attack"], totals["defence"]
+    values = tuple(
+        _value(explain_roll(battle, role, i), role, i, die) for i, die in enumerate(dice)
+    )
+    declared = battle.declarations(role)
+    totals = {
+        roll: sum(v for v, r in zip(values, declared, strict=True) if r == roll and v is not None)
+        for roll in Roll
+    }
+    return _Rolled(values, totals[Roll.ATTACK], totals[Roll.DEFENCE])
+
+
+def _value(explained: RollExplanation, role: Role, index: int, die: int | None) -> int | None:
+    """One platoon's modified value from its die (None or 1 for a FUBAR one), checked."""
+    if explained.roll is None or explained.fixed_die:
+        allowed = (None,) if explained.roll is None else (None, 1)
+        if die not in allowed:
+            raise RulesError(
+                f"{role} die {index} must be {' or '.join(map(str, allowed))} "
+                f"({explained.platoon} rolls no die), got {die!r}"
+            )
+    return None if explained.roll is None else explained.value(die)
 
 
 def resolve_battle(
@@ -797,281 +973,82 @@ def resolve_battle(
     ```
     """
     instance_of("battle", battle, Battle, "a Battle")
-    policy = _policy(policy)
-    leadership = _leadership_check(leadership)
-    steps, sides = [], {}
-    dice = {"attacker": attacker_dice, "defender": defender_dice}
-    for role in ROLES:
-        sides[role] = _totals(battle, role, dice[role])
-        steps.append(Step("CA-2", f"{role} attack {sides[role][1]}, defence {sides[role][2]}"))
-    damage, hits, outcomes = {}, {}, {}
-    assignments = {"attacker": attacker_hits, "defender": defender_hits}
-    for role in ROLES:
-        enemy = _other(role)
-        damage[role] = sides[role][1] - sides[enemy][2]
-        steps.append(
-            Step(
-                "CA-12",
-                f"{role} Battle Damage {sides[role][1]} - {sides[enemy][2]} = {damage[role]}",
-            )
-        )
-    for role in ROLES:
-        hits[role] = hits_from_damage(damage[_other(role)])
-        clause = "CA-13" if damage[_other(role)] >= 0 else "CA-C3"
-        plural = "" if hits[role] == 1 else "s"
-        steps.append(Step(clause, f"{role} takes {hits[role]} hit{plural}"))
-        platoons = battle.side(role).platoons
-        capacity = sum(p.steps_left for p in platoons)
-        chosen = assignments[role]
-        if chosen is None and hits[role] <= capacity:
-            chosen = policy(platoons, hits[role])
-        outcomes[role] = assign_hits(platoons, hits[role], chosen)
-        if outcomes[role].routed:
-            steps.append(Step("CA-16", f"{role} cannot assign {hits[role]} hits: routed"))
-        elif hits[role]:
-            states = ", ".join(f"{p}" for p in outcomes[role].platoons)
-            steps.append(Step("CA-14", f"{role} platoons now: {states}"))
-    order = (damage["attacker"] > damage["defender"]) - (damage["attacker"] < damage["defender"])
-    found = verdict(outcomes["attacker"], outcomes["defender"], order, garrison=battle.garrison)
+    policy = checked_policy(policy)
+    leadership = checked_leadership(leadership)
+    dice = {Role.ATTACKER: attacker_dice, Role.DEFENDER: defender_dice}
+    rolled = {role: _totals(battle, role, dice[role]) for role in Role}
+    damage = {role: rolled[role].attack - rolled[role.enemy].defence for role in Role}
+    steps = _damage_steps(rolled, damage)
+    assignments = {Role.ATTACKER: attacker_hits, Role.DEFENDER: defender_hits}
+    hits = {role: hits_from_damage(damage[role.enemy]) for role in Role}
+    after = {}
+    for role in Role:
+        after[role] = _take_hits(battle.side(role).platoons, hits[role], assignments[role], policy)
+        steps += _hit_steps(role, damage[role.enemy], hits[role], after[role])
+    attack, defence = damage[Role.ATTACKER], damage[Role.DEFENDER]
+    order = (attack > defence) - (attack < defence)
+    found = verdict(after[Role.ATTACKER], after[Role.DEFENDER], order, garrison=battle.garrison)
     steps.append(Step(found.clause, f"victor: {found.victor or 'none'} ({found.reason})"))
-    passed = None
-    if found.checker and leadership_roll is not None:
-        passed = leadership.passes(leadership_roll)
-        rolled = "" if isinstance(leadership_roll, bool) else f"rolled {sum(leadership_roll)}, "
-        verdict_text = "passed" if passed else "failed"
-        steps.append(Step("CA-C5", f"{found.checker} leadership check: {rolled}{verdict_text}"))
-    elif found.checker:
-        steps.append(Step(found.clause, f"{found.checker} must check leadership or withdraw"))
-    fates = _fates(found, outcomes, passed, battle.garrison)
+    passed = _check(found, leadership, leadership_roll, steps)
+    fate = fates(found, after, passed, garrison=battle.garrison)
     if found.victor:
         steps.append(Step("CA-19", "either side may now withdraw voluntarily"))
     results = {
-        role: SideResult(
-            tuple(sides[role][0]),
-            sides[role][1],
-            sides[role][2],
-            damage[role],
-            hits[role],
-            outcomes[role],
-            fates[role],
-        )
-        for role in ROLES
+        role: SideResult(*rolled[role], damage[role], hits[role], after[role], fate[role])
+        for role in Role
     }
-    return BattleResult(results["attacker"], results["defender"], found, passed, tuple(steps))
+    return BattleResult(results[Role.ATTACKER], results[Role.DEFENDER], found, passed, tuple(steps))
 
 
-# Exact odds: integer counts of the dice, convolved; Rationals at the edge.
-
-
-def _damage_counts(
-    rolls: Mapping[str, Sequence[RollExplanation]], role: str
-) -> tuple[int, list[int], int]:
-    """CA-12: counts of a side's Battle Damage, its attack less the enemy's defence:
-    (lowest Battle Damage, counts from it up, number of dice rolled)."""
-    faces = [
-        tuple(sign * face for face in explained.faces)
-        for who, roll, sign in ((role, "attack", 1), (_other(role), "defence", -1))
-        for explained in rolls[who]
-        if explained.roll == roll
+def _damage_steps(rolled: Mapping[Role, _Rolled], damage: Mapping[Role, int]) -> list[Step]:
+    """The steps of the totals (CA-2) and the Battle Damage (CA-12) of both sides."""
+    steps = [
+        Step("CA-2", f"{r} attack {rolled[r].attack}, defence {rolled[r].defence}") for r in Role
     ]
-    return *sum_counts(faces), len(faces)
+    for r in Role:
+        sums = f"{rolled[r].attack} - {rolled[r.enemy].defence} = {damage[r]}"
+        steps.append(Step("CA-12", f"{r} Battle Damage {sums}"))
+    return steps
 
 
-def _explained(battle: Battle) -> dict[str, list[RollExplanation]]:
-    return {
-        role: [explain_roll(battle, role, i) for i in range(len(battle.side(role).platoons))]
-        for role in ROLES
-    }
+def _take_hits(
+    platoons: Sequence[Platoon], hits: int, chosen: Sequence[int] | None, policy: Policy
+) -> AfterHits:
+    """CA-14 to CA-16: the player's assignment, or the policy's if they gave none."""
+    if chosen is None and hits <= sum(p.steps_left for p in platoons):
+        chosen = policy(platoons, hits)
+    return assign_hits(platoons, hits, chosen)
 
 
-def _hits_taken(low: int, counts: Sequence[int], dice: int) -> dict[int, Rational]:
-    """CA-13: the hits that a Battle Damage of these counts (over 6**dice rolls) inflicts."""
-    taken: Counter[int] = Counter()
-    for i, ways in enumerate(counts):
-        taken[hits_from_damage(low + i)] += ways
-    return {h: Rational(w, 6**dice) for h, w in sorted(taken.items()) if w}
+def _hit_steps(role: Role, damage: int, hits: int, after: AfterHits) -> list[Step]:
+    """The steps of a side's hits: how many (CA-13), and what they did (CA-14, CA-16)."""
+    plural = "" if hits == 1 else "s"
+    steps = [Step("CA-13" if damage >= 0 else "CA-C3", f"{role} takes {hits} hit{plural}")]
+    if after.routed:
+        steps.append(Step("CA-16", f"{role} cannot assign {hits} hits: routed"))
+    elif hits:
+        states = ", ".join(f"{p}" for p in after.platoons)
+        steps.append(Step("CA-14", f"{role} platoons now: {states}"))
+    return steps
 
 
-def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
-    """CA-12, CA-13: the exact chance of each number of hits each side takes, and nothing
-    more (`battle_odds` goes on to who wins).
-
-    ```python
-    from rulesref.campaign import Battle, Platoon, Side, hits_odds
-
-    battle = Battle(Side([Platoon("artillery")] * 2), Side([Platoon()]))
-    print(hits_odds(battle)["defender"])
-    #> {0: 3/8, 1: 125/216, 2: 5/108}
-    ```
-    """
-    rolls = _explained(instance_of("battle", battle, Battle, "a Battle"))
-    return {role: _hits_taken(*_damage_counts(rolls, _other(role))) for role in ROLES}
-
-
-@dataclass(frozen=True)
-class BattleOdds:
-    """The exact odds of one battle, before any die is rolled (for each role)."""
-
-    battle_damage: dict[str, dict[int, Rational]]  # a side's Battle Damage (CA-12)
-    hits: dict[str, dict[int, Rational]]  # hits a side takes (CA-13)
-    routed: dict[str, Rational]  # CA-16
-    victor: dict[str | None, Rational]
-    must_check: dict[str, Rational]  # CA-17, CA-18, CA-20
-    fate: dict[str, dict[str, Rational]]  # holds, withdraws, surrenders, falls back, routed
-    outcomes: dict[str, Rational]  # each way the battle can end, by deciding clause
-
-    def expected_hits(self, role: str) -> Rational:
-        hits = self.hits[one_of("role", role, ROLES)]
-        return sum((h * p for h, p in hits.items()), Rational(0))
-
-
-def battle_odds(
-    battle: Battle,
-    *,
-    policy: Policy = fewest_withdrawals,
-    leadership: LeadershipCheck | None = None,
-) -> BattleOdds:
-    """Exact odds of every outcome of a battle, by convolution of the dice counts.
-
-    Each side's Battle Damage is a sum of independent dice, counted exactly; hits follow
-    (CA-13), then `policy` assigns them (CA-15, CA-C9), and `verdict` decides the battle
-    (CA-16 to CA-18). Equal withdrawals are split by comparing the two Battle Damage
-    numbers in one sweep. `leadership` is the loser's check (CA-C5).
-
-    ```python
-    from rulesref.campaign import Battle, Platoon, Side, battle_odds
-
-    battle = Battle(Side([Platoon("artillery")]), Side([Platoon()]))
-    odds = battle_odds(battle)
-    print(odds.hits["defender"], odds.victor)
-    #> {0: 35/36, 1: 1/36} {'attacker': 7/12, 'defender': 5/18, None: 5/36}
-    ```
-    """
-    instance_of("battle", battle, Battle, "a Battle")
-    policy = _policy(policy)
-    leadership = _leadership_check(leadership)
-    rolls = _explained(battle)
-    damage = {role: _damage_counts(rolls, role) for role in ROLES}
-    # the Battle Damage of a side decides the hits on the other one
-    keys: dict[str, list[HitKey]] = {}
-    outcome_of: dict[HitKey, HitOutcome] = {}
-    by_key: dict[str, Counter[HitKey]] = {}
-    for role in ROLES:
-        low, counts, _ = damage[_other(role)]
-        platoons = battle.side(role).platoons
-        capacity = sum(p.steps_left for p in platoons)
-        table: dict[int, HitOutcome] = {}
-        key_of = []
-        tally: Counter[HitKey] = Counter()
-        for offset, ways in enumerate(counts):
-            h = min(hits_from_damage(low + offset), capacity + 1)
-            if h not in table:
-                chosen = policy(platoons, h) if h <= capacity else None
-                table[h] = _assign(platoons, h, chosen, build=False)
-            key = table[h].key
-            outcome_of[key] = table[h]
-            key_of.append(key)
-            tally[key] += ways
-        keys[role], by_key[role] = key_of, tally
-    # (verdict, routed and fallen-back flags of both sides) -> ways, over 6**(all the dice)
-    results: Counter[tuple[Verdict, Flags, Flags]] = Counter()
-    flags: dict[Flags, HitOutcome] = {}  # one outcome with those flags
-
-    def decide(ka: HitKey, kd: HitKey, order: int, ways: int) -> None:
-        if ways:
-            a, d = outcome_of[ka], outcome_of[kd]
-            found = verdict(a, d, order, garrison=battle.garrison)
-            results[found, ka[:2], kd[:2]] += ways
-            flags[ka[:2]], flags[kd[:2]] = a, d
-
-    def tied(ka: HitKey, kd: HitKey) -> bool:
-        return not (ka[1] or kd[1]) and ka[2] == kd[2]
-
-    for ka, na in by_key["attacker"].items():
-        for kd, nd in by_key["defender"].items():
-            if not tied(ka, kd):
-                decide(ka, kd, 0, na * nd)
-    # equal withdrawals: compare the Battle Damage numbers (CA-18) in one sweep
-    low_a, counts_a, _ = damage["attacker"]  # decides the defender's hits
-    low_d, counts_d, _ = damage["defender"]  # decides the attacker's hits
-    greater: Counter[tuple[HitKey, HitKey]] = Counter()
-    equal: Counter[tuple[HitKey, HitKey]] = Counter()
-    same_withdrawals: dict[int, list[HitKey]] = {}
-    for ka in by_key["attacker"]:
-        same_withdrawals.setdefault(ka[2], []).append(ka)
-    below: Counter[HitKey] = Counter()  # defender Battle Damage below x, by the attacker's key
-    j = 0
-    for i, ways in enumerate(counts_a):
-        x = low_a + i
-        while j < len(counts_d) and low_d + j < x:
-            below[keys["attacker"][j]] += counts_d[j]
-            j += 1
-        kd = keys["defender"][i]
-        if kd[1] or not ways:
-            continue
-        for ka in same_withdrawals.get(kd[2], ()):
-            if tied(ka, kd):
-                greater[ka, kd] += ways * below[ka]
-                if j < len(counts_d) and low_d + j == x and keys["attacker"][j] == ka:
-                    equal[ka, kd] += ways * counts_d[j]
-    for ka, na in by_key["attacker"].items():
-        for kd, nd in by_key["defender"].items():
-            if tied(ka, kd):
-                decide(ka, kd, 1, greater[ka, kd])
-                decide(ka, kd, 0, equal[ka, kd])
-                decide(ka, kd, -1, na * nd - greater[ka, kd] - equal[ka, kd])
-    return _odds(battle, damage, by_key, flags, results, leadership.pass_chance)
-
-
-def _odds(
-    battle: Battle,
-    damage: dict[str, tuple[int, list[int], int]],
-    by_key: dict[str, Counter[HitKey]],
-    flags: dict[Flags, HitOutcome],
-    results: Counter[tuple[Verdict, Flags, Flags]],
-    pass_chance: Rational,
-) -> BattleOdds:
-    total = 6 ** (damage["attacker"][2] + damage["defender"][2])
-    battle_damage, hits, routed = {}, {}, {}
-    for role in ROLES:
-        low, counts, dice = damage[role]
-        battle_damage[role] = {low + i: Rational(w, 6**dice) for i, w in enumerate(counts) if w}
-        hits[_other(role)] = _hits_taken(low, counts, dice)
-        ways = sum(w for key, w in by_key[_other(role)].items() if key[0])
-        routed[_other(role)] = Rational(ways, 6 ** damage[role][2])
-    routed = {role: routed[role] for role in ROLES}
-    hits = {role: hits[role] for role in ROLES}
-    victor: Counter[str | None] = Counter({"attacker": 0, "defender": 0, None: 0})
-    must_check: Counter[str] = Counter({"attacker": 0, "defender": 0})
-    fate = {role: Counter(dict.fromkeys(FATES, 0)) for role in ROLES}
-    outcomes: Counter[str] = Counter()
-    for (found, ka, kd), ways in results.items():
-        chance = Rational(ways, total)
-        victor[found.victor] += chance
-        sides = {"attacker": flags[ka], "defender": flags[kd]}
-        branches: list[tuple[bool | None, Rational]] = [(None, chance)]
-        if found.checker:
-            must_check[found.checker] += chance
-            branches = [(True, chance * pass_chance), (False, chance * (1 - pass_chance))]
-        for passed, part in branches:
-            fates = _fates(found, sides, passed, battle.garrison)
-            for role in ROLES:
-                fate[role][fates[role]] += part
-            if found.victor and found.loser:  # a verdict names both or neither
-                loser = found.loser
-                label = f"{found.victor} wins, {loser} {fates[loser]} ({found.clause})"
-            else:
-                label = f"no victor ({found.clause})"
-            outcomes[label] += part
-    return BattleOdds(
-        battle_damage,
-        hits,
-        routed,
-        dict(victor),
-        dict(must_check),
-        {role: dict(fate[role]) for role in ROLES},
-        dict(sorted(outcomes.items(), key=lambda item: -item[1])),
-    )
+def _check(
+    found: Verdict,
+    leadership: LeadershipCheck,
+    roll: bool | Sequence[int] | None,
+    steps: list[Step],
+) -> bool | None:
+    """CA-17, CA-18, CA-C5: the loser's check, if it must take one and it was rolled."""
+    if not found.checker:
+        return None
+    if roll is None:
+        steps.append(Step(found.clause, f"{found.checker} must check leadership or withdraw"))
+        return None
+    passed = leadership.passes(roll)
+    rolled = "" if isinstance(roll, bool) else f"rolled {sum(roll)}, "
+    said = "passed" if passed else "failed"
+    steps.append(Step("CA-C5", f"{found.checker} leadership check: {rolled}{said}"))
+    return passed
 
 
 # Siege (CA-20, CA-21) and Mission HQ (CA-22 to CA-24): campaign state.
@@ -1091,7 +1068,7 @@ def garrison_tests_for_surrender(platoons: Sequence[Platoon]) -> bool:
     ```
     """
     left = [p for p in sequence_of("platoons", platoons, Platoon) if p.in_combat]
-    return bool(left) and all(p.state == "fubar" for p in left)
+    return bool(left) and all(p.state == State.FUBAR for p in left)
 
 
 @dataclass(frozen=True)
@@ -1130,7 +1107,7 @@ def garrison_turn(garrison: Garrison, repairs: Sequence[int] = (), *, cost: int 
     for index in sequence_of("repairs", repairs, int, high=3 * len(platoons)):
         whole_number("repair index", index, 0, len(platoons) - 1)
         platoon = platoons[index]
-        if platoon.state in ("fresh", "withdrawn"):
+        if platoon.state in (State.FRESH, State.WITHDRAWN):
             raise RulesError(
                 f"repair of platoon {index} must be of a damaged or FUBAR one, got {platoon.state}"
             )
@@ -1141,7 +1118,9 @@ def garrison_turn(garrison: Garrison, repairs: Sequence[int] = (), *, cost: int 
     return Garrison(tuple(platoons), garrison.supply_value, banked)
 
 
-def mission_hq(*, state: str = "fresh", supplied: bool = True) -> tuple[Platoon, Platoon]:
+def mission_hq(
+    *, state: State | str = State.FRESH, supplied: bool = True
+) -> tuple[Platoon, Platoon]:
     """CA-22: a Mission HQ caught in combat fights as two Command platoons.
 
     ```python
@@ -1151,14 +1130,11 @@ def mission_hq(*, state: str = "fresh", supplied: bool = True) -> tuple[Platoon,
     #> HQ 1, HQ 2
     ```
     """
-    first, second = (Platoon("command", state, supplied, f"HQ {n}") for n in (1, 2))
+    first, second = (Platoon(Kind.COMMAND, state, supplied, f"HQ {n}") for n in (1, 2))
     return first, second
 
 
-HQ_ACTIVITY = ("quiet", "moved", "fought", "surrendered")
-
-
-def army_supply(activity: Sequence[str]) -> tuple[bool, ...]:
+def army_supply(activity: Sequence[HQActivity | str]) -> tuple[bool, ...]:
     """CA-23, CA-24: whether the army is in supply at the end of each turn, from what its
     Mission HQ did that turn. Moving or fighting cuts supply until the HQ has spent a
     whole turn quiet (CA-C16); once it has surrendered, supply never returns (CA-24).
@@ -1172,18 +1148,18 @@ def army_supply(activity: Sequence[str]) -> tuple[bool, ...]:
     """
     result, lost = [], False
     for turn in sequence_of("activity", activity, str):
-        one_of("activity", turn, HQ_ACTIVITY)
-        lost = lost or turn == "surrendered"
-        result.append(not lost and turn == "quiet")
+        done = word_of("activity", turn, HQActivity)
+        lost = lost or done is HQActivity.SURRENDERED
+        result.append(not lost and done is HQActivity.QUIET)
     return tuple(result)
 
 
-def hq_surrenders(result: BattleResult, role: str) -> bool:
+def hq_surrenders(result: BattleResult, role: Role | str) -> bool:
     """CA-C17: a Mission HQ is forced to surrender when its side loses a battle and must
     leave the hex: routed, fallen back, or failed its check.
     """
     instance_of("result", result, BattleResult, "a BattleResult")
-    return result.side(role).fate not in (HOLDS, CHECKS)
+    return result.side(role).fate not in (Fate.HOLDS, Fate.MUST_CHECK)
 
 
 @dataclass(frozen=True)
@@ -1193,7 +1169,14 @@ class AfterSurrender:
     clause: str = "CA-24"
 
 
-def after_hq_surrender(choice: str) -> AfterSurrender:
+class SurrenderChoice(Word):
+    """What a player may do once their Mission HQ has surrendered (CA-24)."""
+
+    CONCEDE = "concede"
+    FIGHT_ON = "fight on"
+
+
+def after_hq_surrender(choice: SurrenderChoice | str) -> AfterSurrender:
     """CA-24: after its HQ surrenders, a side may concede, or fight on without supply.
 
     ```python
@@ -1203,8 +1186,8 @@ def after_hq_surrender(choice: str) -> AfterSurrender:
     #> AfterSurrender(game_over=False, army_supplied=False, clause='CA-24')
     ```
     """
-    one_of("choice", choice, ("concede", "fight on"))
-    return AfterSurrender(game_over=choice == "concede", army_supplied=False)
+    chosen = word_of("choice", choice, SurrenderChoice)
+    return AfterSurrender(game_over=chosen is SurrenderChoice.CONCEDE, army_supplied=False)
 
 
 def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:
@@ -1223,3 +1206,6 @@ def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:
 def may_withdraw_voluntarily(result: BattleResult) -> bool:
     """CA-19: once a victor is known, either side may withdraw of its own accord."""
     return instance_of("result", result, BattleResult, "a BattleResult").victor is not None
+
+
+__getattr__ = moved_from(__name__)

@@ -104,8 +104,14 @@ _ST = "rulesref.standards."
 def _entries(module: str, *rows: tuple[str, str, str]) -> list[Clause]:
     """Clauses of one module: (id, title, the names in `module` that implement it)."""
     return [
-        Clause(id, title, tuple(module + name for name in code.split())) for id, title, code in rows
+        Clause(id, title, tuple(_qualified(module, name) for name in code.split()))
+        for id, title, code in rows
     ]
+
+
+def _qualified(module: str, name: str) -> str:
+    """A name in `module`, unless it is written in full (a name that moved: `rulesref.odds...`)."""
+    return name if name.startswith("rulesref.") else module + name
 
 
 _ALL = [
@@ -188,7 +194,11 @@ _ALL = [
     *_entries(
         _CA,
         ("CA-1", "Play it out, or roll for it", "resolve_battle"),
-        ("CA-2", "One die per platoon, declared before rolling", "Side Battle resolve_battle"),
+        (
+            "CA-2",
+            "One die per platoon, declared before rolling",
+            "Side Battle _declare resolve_battle",
+        ),
         ("CA-3", "Artillery", "_ca3_artillery"),
         ("CA-4", "Cavalry in the attack", "_ca4_cavalry"),
         ("CA-5", "The defending army", "_ca5_defending"),
@@ -198,10 +208,14 @@ _ALL = [
         ("CA-9", "FUBAR platoons always roll a 1", "explain_roll RollExplanation"),
         ("CA-10", "No cavalry dice in mountains or woods", "cavalry_barred"),
         ("CA-11", "Out of supply", "_ca11_supply"),
-        ("CA-12", "Totals and Battle Damage", "resolve_battle hits_odds"),
+        ("CA-12", "Totals and Battle Damage", "resolve_battle rulesref.odds.battle.hits_odds"),
         ("CA-13", "Every full six is a hit", "hits_from_damage"),
         ("CA-14", "The damage scale", "Platoon assign_hits"),
-        ("CA-15", "The owner assigns the hits", "fewest_withdrawals most_withdrawals"),
+        (
+            "CA-15",
+            "The owner assigns the hits",
+            "fewest_withdrawals _fewest_first most_withdrawals _weakest_first hit_order",
+        ),
         ("CA-16", "More hits than platoons can take: a rout", "assign_hits verdict"),
         ("CA-17", "More withdrawals lose", "verdict LeadershipCheck"),
         (
@@ -210,7 +224,11 @@ _ALL = [
             "verdict LeadershipCheck",
         ),
         ("CA-19", "Leaving of one's own accord", "may_withdraw_voluntarily"),
-        ("CA-20", "A garrison surrenders only when spent", "garrison_tests_for_surrender verdict"),
+        (
+            "CA-20",
+            "A garrison surrenders only when spent",
+            "garrison_tests_for_surrender verdict fates",
+        ),
         ("CA-21", "A supplied stronghold saves up for repairs", "garrison_turn"),
         ("CA-22", "The HQ fights as two Command platoons", "mission_hq"),
         ("CA-23", "A busy HQ cuts the army's supply", "army_supply out_of_supply"),
@@ -223,11 +241,15 @@ _ALL = [
         ("CA-C6", "Level on withdrawals and on Battle Damage: a drawn battle", "verdict"),
         ("CA-C7", "If both sides are driven off, nobody wins", "verdict"),
         ("CA-C8", "A side with no platoon left loses, without a rout", "verdict"),
-        ("CA-C9", "Odds assume the fewest withdrawals", "fewest_withdrawals battle_odds"),
+        (
+            "CA-C9",
+            "Odds assume the fewest withdrawals",
+            "fewest_withdrawals _fewest_first rulesref.odds.battle.battle_odds",
+        ),
         ("CA-C10", "Forest and woods are one terrain", "Battle Readings"),
         ("CA-C11", "Both armies in a mountain hex get the bonus", "_ca7_mountain Readings"),
         ("CA-C12", "Cavalry that may not roll is still in the battle", "cavalry_barred"),
-        ("CA-C13", "Which withdrawals are compared", "HitOutcome"),
+        ("CA-C13", "Which withdrawals are compared", "AfterHits _after"),
         ("CA-C14", "A garrison that loses without testing holds", "garrison_tests_for_surrender"),
         ("CA-C15", "A repair costs one banked point per step", "garrison_turn"),
         ("CA-C16", "When the HQ's supply cut starts and ends", "army_supply"),

@@ -20,7 +20,7 @@ from dataclasses import fields as dataclass_fields
 from typing import NoReturn, TypeVar
 
 from rulesref.break_test import break_test_probability, reform_test_probability
-from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side, battle_odds
+from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side
 from rulesref.errors import RulesError
 from rulesref.exact import Rational
 from rulesref.leadership import (
@@ -33,6 +33,7 @@ from rulesref.leadership import (
     leadership_target,
     leadership_test_probability,
 )
+from rulesref.odds.battle import battle_odds
 from rulesref.tables import percent, tables
 
 __all__ = ["main", "force_from_json", "parse_json", "InputError", "located"]
@@ -134,7 +135,7 @@ def _platoons(name: str, text: str) -> tuple[list[Platoon], list[str | None]]:
 
 
 def _battle(args: argparse.Namespace) -> str:
-    sides = {}
+    sides: dict[str, Side] = {}
     written = {}
     for role in ROLES:
         platoons, written[role] = _platoons(role, getattr(args, role))

@@ -38,16 +38,27 @@ from functools import lru_cache
 from itertools import accumulate
 from math import comb, prod
 
+from rulesref.errors import RulesError, chance, whole_number
+from rulesref.exact import Rational, in_lowest_terms
+from rulesref.moved import moved_from
+
+
+def _remove(number: int, factor: int) -> tuple[int, int]:
+    """gmpy2.remove on Python's integers: `number` without its `factor`s, and how many."""
+    times = 0
+    while number and number % factor == 0:
+        number, times = number // factor, times + 1
+    return number, times
+
+
 try:
-    from gmpy2 import divexact, mpz
+    from gmpy2 import divexact, mpz, remove
 except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same, slower
     from operator import floordiv as divexact  # exact there: each division leaves no remainder
 
     mpz = int
+    remove = _remove
 
-from rulesref.errors import RulesError, chance, whole_number
-from rulesref.exact import Rational
-from rulesref.moved import moved_from
 
 __all__ = [
     "D6",
@@ -56,6 +67,7 @@ __all__ = [
     "sum_counts",
     "total_counts",
     "ways_at_most",
+    "probability_of",
     "probability_at_most",
     "probability_at_least",
     "with_rerolls",
@@ -226,17 +238,42 @@ def _at_most(target: int, dice: int) -> int:
     return rolls - _lower_tail(spread - over - 1, dice)
 
 
+def probability_of(ways: int, *, dice: int) -> Rational:
+    """`ways` of the 6**dice rolls of `dice` d6, as an exact probability.
+
+    Only 2s and 3s can divide both, so they are taken out directly: several times quicker
+    than the gcd of numbers thousands of bits long, for the thousands of fractions of a
+    big battle.
+
+    ```python
+    from rulesref.dice import probability_of
+
+    print(probability_of(6, dice=2))  # six of the 36 rolls of 2D6 make 7
+    #> 1/6
+    ```
+    """
+    rolls = 6 ** whole_number("dice", dice, 0, MAX_DICE)
+    whole_number("ways", ways, 0, rolls)
+    if not ways:
+        return Rational(0)
+    numerator, denominator = mpz(ways), rolls
+    for prime in (2, 3):
+        rest, times = remove(numerator, prime)
+        shared = min(times, dice)
+        numerator, denominator = rest * prime ** (times - shared), denominator // prime**shared
+    return in_lowest_terms(int(numerator), denominator)
+
+
 def probability_at_most(target: int, *, dice: int) -> Rational:
     """Probability that `dice` d6 total `target` or less."""
-    return Rational(ways_at_most(target, dice=dice), 6**dice)
+    return probability_of(ways_at_most(target, dice=dice), dice=dice)
 
 
 def probability_at_least(target: int, *, dice: int) -> Rational:
     """Probability that `dice` d6 total `target` or more."""
     whole_number("dice", dice, 0, MAX_DICE)  # before 6**dice is computed
     ways = _at_most(whole_number("target", target, -MAX_TARGET, MAX_TARGET) - 1, dice)
-    rolls = 6**dice
-    return Rational(rolls - ways, rolls)
+    return probability_of(6**dice - ways, dice=dice)
 
 
 def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:

@@ -70,8 +70,18 @@ def one_of(name: str, value: object, allowed: Sequence[str]) -> str:
     return value
 
 
+class Word(StrEnum):
+    """A fixed word of the rules: equal to the word, and printed and shown as the word, so
+    a dict of odds by role reads `{'attacker': ...}`."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 def word_of(name: str, value: object, words: type[W]) -> W:
     """Return the member of `words` that `value` is or spells (`"won"`), else raise `RulesError`."""
+    if isinstance(value, words):
+        return value
     return words(one_of(name, value, tuple(words)))
 
 

@@ -19,11 +19,19 @@ print(Rational(10, 36), Rational is SympyRational)
 import os
 from typing import TYPE_CHECKING
 
-__all__ = ["Rational", "FRACTIONS"]
+__all__ = ["Rational", "in_lowest_terms", "FRACTIONS"]
 
 FRACTIONS = "RULESREF_FRACTIONS"  # the environment variable
 
 if TYPE_CHECKING or os.environ.get(FRACTIONS) != "1":
     from sympy import Rational
+
+    def in_lowest_terms(numerator: int, denominator: int) -> Rational:
+        """`numerator / denominator`, known to share no factor: no gcd is taken."""
+        return Rational.from_coprime_ints(numerator, denominator)
+
 else:  # the same numbers, without importing sympy
     from fractions import Fraction as Rational
+
+    def in_lowest_terms(numerator, denominator):
+        return Rational(numerator, denominator)

@@ -37,6 +37,9 @@ MOVED: dict[str, str] = {
     "rulesref.leadership.chain_of_command_svg": "rulesref.views.chain_of_command",
     "rulesref.standards.decision_table_html": "rulesref.views.standards",
     "rulesref.standards.decision_svg": "rulesref.views.standards",
+    "rulesref.campaign.hits_odds": "rulesref.odds.battle",
+    "rulesref.campaign.BattleOdds": "rulesref.odds.battle",
+    "rulesref.campaign.battle_odds": "rulesref.odds.battle",
 }
 
 
@@ -61,4 +64,6 @@ def moved_from(module: str) -> Callable[[str], object]:
 RENAMED: dict[str, str] = {
     "rulesref.dice.chance_at_most": "rulesref.dice.probability_at_most",
     "rulesref.dice.chance_at_least": "rulesref.dice.probability_at_least",
+    # an outcome is an answer from a fixed list; this record is the side after its hits
+    "rulesref.campaign.HitOutcome": "rulesref.campaign.AfterHits",
 }

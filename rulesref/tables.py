@@ -35,12 +35,12 @@ from rulesref.campaign import (
     Platoon,
     Policy,
     Side,
-    battle_odds,
     fewest_withdrawals,
     most_withdrawals,
 )
 from rulesref.exact import Rational
 from rulesref.leadership import leadership_test_probability
+from rulesref.odds.battle import battle_odds
 
 __all__ = [
     "Table",

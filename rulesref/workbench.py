@@ -26,12 +26,10 @@ from typing import Any
 from rulesref.campaign import (
     ROLES,
     Battle,
-    BattleOdds,
     LeadershipCheck,
     Platoon,
     Readings,
     Side,
-    battle_odds,
     fewest_withdrawals,
     most_withdrawals,
 )
@@ -39,6 +37,7 @@ from rulesref.cli import InputError, force_from_json, located, parse_json
 from rulesref.errors import RulesError, one_of
 from rulesref.exact import Rational
 from rulesref.leadership import cascade_probabilities
+from rulesref.odds.battle import battle_odds
 from rulesref.tables import percent
 from rulesref.views.chain_of_command import chain_of_command_svg
 
@@ -120,7 +119,8 @@ def _battle(data: object) -> tuple[Battle, Json]:
     declaration of "side", or none, rolls for the side's role where the platoon may roll)."""
     if not isinstance(data, dict):
         raise InputError(f"the battle must be one JSON object, got {data!r}", ())
-    sides, declared = {}, {}
+    sides: dict[str, Side] = {}
+    declared: dict[str, list[object]] = {}
     for role in ROLES:
         side = data.get(role)
         if not isinstance(side, dict):
@@ -158,27 +158,28 @@ def _policy(data: Json) -> Any:
 
 
 def _check(data: Json) -> LeadershipCheck:
-    """CA-C5: the loser's check, on a Leadership or at a given chance written `p/q`."""
+    """CA-C5: the loser's check, on a Leadership or at a given probability written `p/q`."""
     check = data.get("leadership", {})
-    with located("leadership", fields=("leadership", "chance")):
+    with located("leadership", fields=("leadership", "probability")):
         if not isinstance(check, dict):
             raise RulesError(f"leadership must be a JSON object, got {check!r}")
-        chance = check.get("chance")
-        if isinstance(chance, str):  # exact, as the player wrote it: never a float
+        probability = check.get("probability")
+        if isinstance(probability, str):  # exact, as the player wrote it: never a float
             try:
-                chance = Rational(chance) if "/" in chance or chance.isdigit() else chance
+                if "/" in probability or probability.isdigit():
+                    probability = Rational(probability)
             except (TypeError, ValueError, ZeroDivisionError):
                 pass  # left as text, for LeadershipCheck to refuse by name
-        return LeadershipCheck(check.get("leadership", 7), chance)
+        return LeadershipCheck(check.get("leadership", 7), probability)
 
 
 def battle_odds_json(data: object) -> Json:
     """The exact odds of a campaign battle (CA-2 to CA-20) from the Workbench's JSON: per
     side `platoons` (kind, state, supplied, name, declaration) and `fortified`; `terrain`,
     `garrison`, `readings`, `policy` ("fewest withdrawals" or "most withdrawals") and
-    `leadership` ({"leadership": 7} or {"chance": "1/2"})."""
+    `leadership` ({"leadership": 7} or {"probability": "1/2"})."""
     battle, options = _battle(data)
-    odds: BattleOdds = battle_odds(battle, **options)
+    odds = battle_odds(battle, **options)
     return {
         "test": "battle",
         "victor": _odds(odds.victor),

@@ -3,7 +3,10 @@ brute-force enumeration of the dice, the resolver roll by roll, a seeded simulat
 and hypothesis properties."""
 
 import random
+import time
 from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
 from itertools import product
 
 import pytest
@@ -25,14 +28,14 @@ from rulesref.campaign import (
     after_hq_surrender,
     army_supply,
     assign_hits,
-    battle_odds,
     cavalry_barred,
     explain_roll,
+    fates,
     fewest_withdrawals,
     garrison_tests_for_surrender,
     garrison_turn,
+    hit_order,
     hits_from_damage,
-    hits_odds,
     hq_surrenders,
     may_withdraw_voluntarily,
     mission_hq,
@@ -42,6 +45,7 @@ from rulesref.campaign import (
     verdict,
 )
 from rulesref.errors import RulesError
+from rulesref.odds.battle import _after_each_hit, battle_odds, hits_odds
 
 INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
 FUBAR, DAMAGED = Platoon(state="fubar"), Platoon(state="damaged")
@@ -70,7 +74,7 @@ def value(platoon, roll, role, battle, die):
     return total
 
 
-def brute_force(battle: Battle, pass_chance: Rational):
+def brute_force(battle: Battle, pass_probability: Rational):
     """Enumerate every roll; fewest withdrawals by arithmetic (CA-C9)."""
     rollers = [
         (role, i)
@@ -131,8 +135,8 @@ def brute_force(battle: Battle, pass_chance: Rational):
                 fate[role]["falls back"] += weight
             elif checks and role == loser:
                 fled = "surrenders" if battle.garrison and role == "defender" else "withdraws"
-                fate[role]["holds"] += weight * pass_chance
-                fate[role][fled] += weight * (1 - pass_chance)
+                fate[role]["holds"] += weight * pass_probability
+                fate[role][fled] += weight * (1 - pass_probability)
             else:
                 fate[role]["holds"] += weight
     return victor, fate, hits, battle_damage, must_check
@@ -141,7 +145,7 @@ def brute_force(battle: Battle, pass_chance: Rational):
 def agrees_with_brute_force(battle, leadership=None):
     leadership = leadership or LeadershipCheck()
     odds = battle_odds(battle, leadership=leadership)
-    victor, fate, hits, battle_damage, must_check = brute_force(battle, leadership.pass_chance)
+    victor, fate, hits, battle_damage, must_check = brute_force(battle, leadership.pass_probability)
     assert nonzero(odds.victor) == nonzero(victor)
     assert nonzero(odds.must_check) == nonzero(must_check)
     for role in ROLES:
@@ -220,14 +224,14 @@ def test_public_helpers_refuse_bad_input_by_name(call, name):
         call()
 
 
-def test_exact_odds_with_a_given_pass_chance():
+def test_exact_odds_with_a_given_pass_probability():
     """CA-C5: the leadership check as a given probability."""
-    check = LeadershipCheck(chance=Rational(1, 3))
+    check = LeadershipCheck(probability=Rational(1, 3))
     agrees_with_brute_force(SMALL_BATTLES["FUBAR garrison"], check)
     agrees_with_brute_force(SMALL_BATTLES["2 v 2 mixed rolls"], check)
 
 
-def tally_resolver(battle, policy, pass_chance):
+def tally_resolver(battle, policy, pass_probability):
     """The odds rebuilt from the resolver, roll by roll, with both check results."""
     rollers = [
         (role, i)
@@ -244,7 +248,7 @@ def tally_resolver(battle, policy, pass_chance):
         result = resolve_battle(battle, dice["attacker"], dice["defender"], policy=policy)
         branches = [(None, weight)]
         if result.verdict.checker:
-            branches = [(True, weight * pass_chance), (False, weight * (1 - pass_chance))]
+            branches = [(True, weight * pass_probability), (False, weight * (1 - pass_probability))]
         for passed, part in branches:
             if passed is not None:
                 result = resolve_battle(
@@ -305,6 +309,151 @@ def test_seeded_simulation_agrees():
         defence = [rng.randint(1, 6), rng.randint(1, 6)]
         wins += resolve_battle(battle, attack, defence).victor == "attacker"
     assert abs(wins / runs - float(battle_odds(battle).victor["attacker"])) < 0.03
+
+
+# Battles at size: the fast path of battle_odds against the straightforward one.
+
+
+def pairwise_odds(battle, policy, pass_probability):
+    """The odds the straightforward way: every pair of the two Battle Damage numbers (their
+    counts checked against brute force above), hits assigned by the policy itself for each
+    pair, `verdict` and `fates` on the platoons. Fractions, for speed."""
+    odds = battle_odds(battle, policy=policy)  # only its Battle Damage counts are used
+    p = Fraction(int(pass_probability.p), int(pass_probability.q))
+    victor, must_check, outcomes = Counter(), Counter(), Counter()
+    fate = {role: Counter() for role in ROLES}
+    after = {}
+
+    def hit(role, hits):
+        platoons = battle.side(role).platoons
+        if (role, hits) not in after:
+            room = sum(x.steps_left for x in platoons)
+            chosen = policy(platoons, hits) if hits <= room else None
+            after[role, hits] = assign_hits(platoons, hits, chosen)
+        return after[role, hits]
+
+    for x, px in odds.battle_damage["attacker"].items():
+        for y, py in odds.battle_damage["defender"].items():
+            weight = Fraction(int(px.p), int(px.q)) * Fraction(int(py.p), int(py.q))
+            sides = {
+                "attacker": hit("attacker", hits_from_damage(y)),
+                "defender": hit("defender", hits_from_damage(x)),
+            }
+            found = verdict(
+                sides["attacker"], sides["defender"], (x > y) - (x < y), garrison=battle.garrison
+            )
+            victor[found.victor] += weight
+            branches = [(None, weight)]
+            if found.checker:
+                must_check[found.checker] += weight
+                branches = [(True, weight * p), (False, weight * (1 - p))]
+            for passed, part in branches:
+                ends = fates(found, sides, passed, garrison=battle.garrison)
+                for role in ROLES:
+                    fate[role][ends[role]] += part
+                if found.victor:
+                    label = (
+                        f"{found.victor} wins, {found.loser} {ends[found.loser]} ({found.clause})"
+                    )
+                else:
+                    label = f"no victor ({found.clause})"
+                outcomes[label] += part
+    return victor, must_check, fate, outcomes
+
+
+def as_fractions(table):
+    return {key: Fraction(int(value.p), int(value.q)) for key, value in table.items() if value}
+
+
+def brittle(damaged, fubar, rolls=("attack", "attack")):
+    """Damaged and FUBAR artillery: heavy hits on platoons with few steps left, so many
+    numbers of withdrawals, falling back and routs are possible."""
+    guns = [Platoon("artillery", "damaged")] * damaged + [Platoon("artillery", "fubar")] * fubar
+    return Side(
+        guns + [Platoon(state="withdrawn")], [rolls[0]] * damaged + [rolls[1]] * fubar + [None]
+    )
+
+
+LARGER_BATTLES = {
+    "withdrawals 16 v 16": Battle(brittle(8, 8), brittle(8, 8)),
+    "routs 16 v 7, garrison": Battle(brittle(8, 8), brittle(3, 4), garrison=True),
+    "defence 12 v 12, mountain": Battle(
+        brittle(6, 6, ("attack", "defence")), brittle(7, 5), terrain="mountain"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [fewest_withdrawals, most_withdrawals, lambda platoons, hits: most_withdrawals(platoons, hits)],
+    ids=["fewest", "most", "a policy of the caller's own"],
+)
+@pytest.mark.parametrize("name", LARGER_BATTLES)
+def test_exact_odds_at_size_equal_the_straightforward_path(name, policy):
+    """CA-13 to CA-18, CA-20: the summaries hit by hit, the classes of alike pairs and the
+    sweep of equal withdrawals give what every pair of Battle Damage numbers gives."""
+    battle = LARGER_BATTLES[name]
+    odds = battle_odds(battle, policy=policy)
+    victor, must_check, fate, outcomes = pairwise_odds(battle, policy, Rational(7, 12))
+    assert as_fractions(odds.victor) == {k: v for k, v in victor.items() if v}
+    assert as_fractions(odds.must_check) == {k: v for k, v in must_check.items() if v}
+    for role in ROLES:
+        assert as_fractions(odds.fate[role]) == {k: v for k, v in fate[role].items() if v}
+    assert as_fractions(odds.outcomes) == {k: v for k, v in outcomes.items() if v}
+    assert len({o for o, p in odds.outcomes.items() if p}) >= 4  # the battle decides things
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(STATES), min_size=1, max_size=9).filter(
+        lambda states: any(state != "withdrawn" for state in states)
+    ),
+    st.sampled_from([fewest_withdrawals, most_withdrawals]),
+)
+def test_the_side_after_each_hit_is_what_assign_hits_gives(states, policy):
+    """CA-14 to CA-16, CA-C13: counted hit by hit, as assign_hits has it for every number
+    of hits, the rout included; the hit order gives each policy's assignment."""
+    platoons = [Platoon(state=state) for state in states]
+    room = sum(p.steps_left for p in platoons)
+    order = hit_order(policy, platoons)
+    after = _after_each_hit(platoons, order)
+    assert len(order) == room and len(after) == room + 2
+    for hits in range(room + 2):
+        chosen = policy(platoons, hits) if hits <= room else None
+        expected = assign_hits(platoons, hits, chosen)
+        assert after[hits] == replace(expected, platoons=(), assignment=())
+        if hits <= room:
+            assert chosen == tuple(order[:hits].count(i) for i in range(len(platoons)))
+
+
+@given(st.lists(st.sampled_from(STATES[:3]), min_size=1, max_size=8), st.integers(0, 24))
+def test_the_policies_do_what_they_say(states, hits):
+    """CA-15, CA-C9: fewest withdrawals gives each hit to the platoon with the most steps
+    left (the first listed on a tie); most withdrawals fills the weakest first."""
+    platoons = [Platoon(state=state) for state in states]
+    hits = min(hits, sum(p.steps_left for p in platoons))
+    left, given = [p.steps_left for p in platoons], [0] * len(platoons)
+    for _ in range(hits):
+        strongest = left.index(max(left))
+        left[strongest], given[strongest] = left[strongest] - 1, given[strongest] + 1
+    assert fewest_withdrawals(platoons, hits) == tuple(given)
+    steps = [p.steps_left for p in platoons]
+    given, rest = [0] * len(platoons), hits
+    for index in sorted(range(len(platoons)), key=steps.__getitem__):
+        given[index] = min(rest, steps[index])
+        rest -= given[index]
+    assert most_withdrawals(platoons, hits) == tuple(given)
+    assert hit_order(lambda platoons, hits: (0,) * len(platoons), platoons) is None
+
+
+def test_a_thousand_platoons_a_side_in_a_fraction_of_a_second():
+    """Issue 13: 1,000 v 1,000 stays exact and quick (the benchmark has the timings)."""
+    members = [ARTILLERY, FUBAR, DAMAGED, CAVALRY]
+    side = Side([members[i % 4] for i in range(1000)], ["attack", "defence"] * 500)
+    start = time.process_time()
+    odds = battle_odds(Battle(side, side, garrison=True))
+    assert time.process_time() - start < 3  # about 0.1 s; generous for a shared machine
+    assert sum(odds.outcomes.values()) == 1 and sum(odds.victor.values()) == 1
 
 
 # The clauses one by one.
@@ -441,8 +590,8 @@ def test_ca14_ca_c1_the_damage_scale():
     with pytest.raises(RulesError):
         FUBAR.hit(2)
     # CA-C1: a platoon withdrawn before the battle takes no part and is not counted
-    outcome = assign_hits([Platoon(state="withdrawn"), FUBAR], 1, [0, 1])
-    assert outcome.withdrawn == 1 and outcome.fell_back
+    after = assign_hits([Platoon(state="withdrawn"), FUBAR], 1, [0, 1])
+    assert after.withdrawn == 1 and after.fell_back
 
 
 def test_ca15_the_player_assigns_the_hits():
@@ -451,15 +600,15 @@ def test_ca15_the_player_assigns_the_hits():
     assert fewest_withdrawals(side, 3) == (2, 1, 0)
     assert fewest_withdrawals(side, 4) == (3, 1, 0)  # all FUBAR, then the first goes
     assert most_withdrawals(side, 3) == (0, 2, 1)
-    outcome = assign_hits(side, 3, [3, 0, 0])  # the player's own choice
-    assert [p.state for p in outcome.platoons] == ["withdrawn", "damaged", "fubar"]
-    assert outcome.withdrawn == 1
+    after = assign_hits(side, 3, [3, 0, 0])  # the player's own choice
+    assert [p.state for p in after.platoons] == ["withdrawn", "damaged", "fubar"]
+    assert after.withdrawn == 1
 
 
 def test_ca16_unassignable_hits_rout_the_side():
     """CA-16."""
-    outcome = assign_hits([DAMAGED], 3)
-    assert outcome.routed and outcome.fell_back and outcome.withdrawn == 1
+    after = assign_hits([DAMAGED], 3)
+    assert after.routed and after.fell_back and after.withdrawn == 1
     battle = Battle(Side([ARTILLERY] * 3), Side([DAMAGED], ["attack"]))
     result = resolve_battle(battle, [6, 6, 6], [1])  # 24 damage: 4 hits, room for 2
     assert result.verdict.clause == "CA-16" and result.victor == "attacker"
@@ -481,7 +630,7 @@ def test_ca17_more_withdrawals_lose_and_check():
     )
     # 8 + 8 = 16 attack against 1 - 1 + 1 defence: 15 damage, 2 hits on the defender
     result = resolve_battle(battle, [6, 6, None], [None, 1])
-    assert result.defender.outcome.withdrawn == 1
+    assert result.defender.after_hits.withdrawn == 1
     assert result.verdict.clause == "CA-17" and result.verdict.checker == "defender"
     assert resolve_battle(
         battle, [6, 6, None], [None, 1], leadership_roll=(6, 6)
@@ -496,7 +645,7 @@ def test_ca_c13_only_withdrawals_by_hits_in_this_battle_count():
     assert before.withdrawn == 0  # withdrawn before the battle: not counted
     battle = Battle(Side([INFANTRY]), Side([INFANTRY]))
     lost = resolve_battle(battle, [6], [1], leadership_roll=False)
-    assert lost.defender.fate == "withdraws" and lost.defender.outcome.withdrawn == 0
+    assert lost.defender.fate == "withdraws" and lost.defender.after_hits.withdrawn == 0
 
 
 def test_ca18_equal_withdrawals_greater_damage_wins_and_ca_c6_ties():
@@ -534,7 +683,7 @@ def test_ca20_ca_c14_garrison_tests_only_when_all_fubar():
     assert not garrison_tests_for_surrender([Platoon(state="withdrawn")])
     battle = SMALL_BATTLES["damaged garrison"]
     result = resolve_battle(battle, [4, 4, 4], [1, None])  # 18 - 1 = 17 damage: 2 hits
-    assert result.verdict.clause == "CA-17" and result.defender.outcome.all_fubar
+    assert result.verdict.clause == "CA-17" and result.defender.after_hits.all_fubar
     assert result.verdict.checker == "defender"
     failed = resolve_battle(battle, [4, 4, 4], [1, None], leadership_roll=False)
     assert failed.defender.fate == "surrenders"
@@ -564,7 +713,7 @@ def test_ca22_mission_hq_fights_as_two_command_platoons():
     battle = Battle(Side([INFANTRY] * 3), Side(hq))
     assert explain_roll(battle, "defender", 0).modifier == 1  # only CA-5
     result = resolve_battle(battle, [6, 6, 6], [1, 1])  # 18 - 4 = 14: 2 hits
-    assert [p.state for p in result.defender.outcome.platoons] == ["damaged", "damaged"]
+    assert [p.state for p in result.defender.after_hits.platoons] == ["damaged", "damaged"]
     assert not hq_surrenders(result, "defender")
     failed = resolve_battle(battle, [6, 6, 6], [1, 1], leadership_roll=False)
     assert hq_surrenders(failed, "defender")  # CA-C17
@@ -587,9 +736,9 @@ def test_ca24_after_the_hq_surrenders():
 
 def test_ca_c5_default_leadership_check():
     """CA-C5."""
-    assert LeadershipCheck().pass_chance == Rational(7, 12)
+    assert LeadershipCheck().pass_probability == Rational(7, 12)
     assert LeadershipCheck().passes((3, 4)) and not LeadershipCheck().passes((4, 4))
-    assert LeadershipCheck(chance=1).pass_chance == 1
+    assert LeadershipCheck(probability=1).pass_probability == 1
 
 
 # Hypothesis: invariants of the exact odds.
@@ -676,7 +825,7 @@ def test_small_random_battles_equal_brute_force(battle):
         (lambda: assign_hits([INFANTRY], 2, [1, 1]), "one number per platoon"),
         (lambda: assign_hits([FUBAR], 5, [0]), "all the hits it can take"),
         (lambda: LeadershipCheck(leadership=13), "leadership must be"),
-        (lambda: LeadershipCheck(chance=Rational(3, 2)), "chance must be"),
+        (lambda: LeadershipCheck(probability=Rational(3, 2)), "probability must be"),
         (lambda: LeadershipCheck().passes((0, 7)), "leadership roll must be"),
         (lambda: army_supply(["marched"]), "activity must be one of"),
         (lambda: after_hq_surrender("flee"), "choice must be one of"),
@@ -709,3 +858,41 @@ def test_bad_dice_are_named():
         explain_roll(battle, "ally", 0)
     with pytest.raises(RulesError, match="index"):
         explain_roll(battle, "attacker", 5)
+
+
+def test_the_words_of_the_rules_are_enums_that_equal_their_words():
+    """CA-2, CA-14: string inputs keep working; a record stores the member, which prints
+    and shows as the word, so published outputs are unchanged."""
+    from rulesref.campaign import ROLES, Fate, Kind, Role, Roll, State, SurrenderChoice, Terrain
+
+    guns = Platoon("artillery", "damaged")
+    assert type(guns.kind) is Kind and guns.kind is Kind.ARTILLERY and guns.kind == "artillery"
+    assert type(guns.state) is State and guns.hit().state is State.FUBAR
+    battle = Battle(Side([guns], ["defence"]), Side([INFANTRY]), terrain="forest")
+    assert battle.terrain is Terrain.FOREST and battle.declarations("attacker") == (Roll.DEFENCE,)
+    assert type(battle.declarations("attacker")[0]) is Roll
+    assert (
+        str(Kind.CAVALRY) == f"{Kind.CAVALRY}" == "cavalry" and repr(Role.ATTACKER) == "'attacker'"
+    )
+    assert ROLES == ("attacker", "defender") and KINDS == tuple(Kind) and STATES == tuple(State)
+    assert [role.enemy for role in Role] == [Role.DEFENDER, Role.ATTACKER]
+    assert after_hq_surrender(SurrenderChoice.CONCEDE) == after_hq_surrender("concede")
+    result = resolve_battle(Battle(Side([INFANTRY]), Side([INFANTRY])), [6], [1])
+    assert type(result.victor) is Role and type(result.defender.fate) is Fate
+    odds = battle_odds(Battle(Side([INFANTRY]), Side([INFANTRY])))
+    assert all(type(fate) is Fate for fate in odds.fate["defender"])
+    assert str(odds.victor) == "{'attacker': 5/18, 'defender': 7/12, None: 5/36}"
+
+
+def test_moved_names_still_import_from_campaign():
+    """The exact odds moved to rulesref.odds.battle; the old imports keep working."""
+    import rulesref.campaign as campaign
+    import rulesref.odds.battle as odds
+    from rulesref.campaign import AfterHits, HitOutcome
+
+    for name in ("battle_odds", "hits_odds", "BattleOdds"):
+        assert getattr(campaign, name) is getattr(odds, name)
+        assert name not in campaign.__all__ and name in odds.__all__
+    assert HitOutcome is AfterHits
+    with pytest.raises(AttributeError):
+        campaign.no_such_name  # noqa: B018

@@ -127,6 +127,10 @@ def test_sequence_of_messages():
     assert refused(sequence_of, "units", [0] * (10**6 + 1), int) == (
         "units must be a sequence of 0 to 1000000 items, each a int, got 1000001 items"
     )
+    assert sequence_of("dice", [1, "a"], (int, str)) == (1, "a")
+    assert refused(sequence_of, "dice", [1, 1.5], (int, str)) == (
+        "dice[1] must be a int or a str, got 1.5"
+    )
 
 
 def test_sequence_of_lets_a_bool_through_where_bools_are_asked_for():

@@ -8,7 +8,9 @@ decides; this fixes the words, so a changed clause id, reason or message shows i
 - `rulings/messages.json`: the message of each hostile input of tests/test_hostile.py,
   keyed by the line of the case;
 - `rulings/break_test.json`: every outcome, clause and reason of `resolve_break_test`,
-  `reform_permission` and `check_combat_reform` over a grid of inputs.
+  `reform_permission` and `check_combat_reform` over a grid of inputs;
+- `rulings/campaign.json`: the steps, victor and fates of `resolve_battle` for a few
+  battles under a grid of dice, a passed and a failed check.
 """
 
 import inspect
@@ -22,6 +24,7 @@ import pytest
 from test_hostile import CASES
 
 from rulesref import break_test as br
+from rulesref import campaign as ca
 from rulesref.errors import RulesError
 
 FOLDER = Path(__file__).resolve().parent / "snapshots" / "rulings"
@@ -98,18 +101,68 @@ REFORMS = [
 ]
 
 
+_P = ca.Platoon
+BATTLES = {
+    "2 v 2 infantry": ca.Battle(ca.Side([_P(), _P()]), ca.Side([_P(), _P()])),
+    "guns and horse v fortified foot in woods": ca.Battle(
+        ca.Side([_P("artillery"), _P("cavalry")]), ca.Side([_P()], fortified=True), terrain="woods"
+    ),
+    "damaged and FUBAR v a garrison": ca.Battle(
+        ca.Side([_P(state="damaged"), _P(state="fubar")]), ca.Side([_P()]), garrison=True
+    ),
+    "foot and barred horse in the mountains v HQ": ca.Battle(
+        ca.Side([_P(), _P("cavalry")]), ca.Side([_P("command", supplied=False)]), terrain="mountain"
+    ),
+}
+
+
+def _rolls(battle: ca.Battle, role: str) -> list[tuple[int | None, ...]]:
+    """Low, middling and high dice for each platoon that rolls; None for one that does not,
+    and the fixed die of a FUBAR platoon."""
+    faces = []
+    for index in range(len(battle.side(role).platoons)):
+        explained = ca.explain_roll(battle, role, index)
+        if explained.roll is None:
+            faces.append((None,))
+        elif explained.fixed_die is not None:
+            faces.append((explained.fixed_die,))
+        else:
+            faces.append((1, 3, 6))
+    return list(product(*faces))
+
+
+def campaign_rulings() -> dict[str, str]:
+    entries = {}
+    for name, battle in BATTLES.items():
+        for attack, defence, check in product(
+            _rolls(battle, "attacker"), _rolls(battle, "defender"), (True, False)
+        ):
+            result = ca.resolve_battle(battle, attack, defence, leadership_roll=check)
+            fates = f"{result.attacker.fate}/{result.defender.fate}"
+            steps = " / ".join(map(str, result.steps))
+            key = f"{name}: {attack} v {defence}, check {'passed' if check else 'failed'}"
+            entries[key] = f"{result.victor} | {fates} | {steps}"
+    return entries
+
+
+RULINGS = {
+    "rulings/messages.json": messages,
+    "rulings/break_test.json": break_test_rulings,
+    "rulings/campaign.json": campaign_rulings,
+}
+
+
 def rulings() -> dict[str, str]:
     """Each file's path under tests/snapshots/ and its text, from the current code."""
-    return {
-        "rulings/messages.json": _lines(messages()),
-        "rulings/break_test.json": _lines(break_test_rulings()),
-    }
+    return {name: _lines(ruled()) for name, ruled in RULINGS.items()}
 
 
-@pytest.mark.parametrize("name, text", sorted(rulings().items()))
-def test_rulings_equal_the_snapshot(name, text):
+@pytest.mark.parametrize("name", sorted(RULINGS))
+def test_rulings_equal_the_snapshot(name):
+    # computed here, not when the tests are collected: mutation testing runs each mutant
+    # in a process forked after collection
     stored = json.loads((FOLDER.parent / name).read_text(encoding="utf-8"))
-    now = json.loads(text)
+    now = RULINGS[name]()
     changed = {key: (stored.get(key), now.get(key)) for key in stored.keys() | now.keys()}
     changed = {key: pair for key, pair in changed.items() if pair[0] != pair[1]}
     assert not changed, (

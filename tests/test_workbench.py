@@ -69,7 +69,7 @@ BATTLES = {
         },
         "terrain": "forest",
         "policy": "most withdrawals",
-        "leadership": {"chance": "2/3"},
+        "leadership": {"probability": "2/3"},
         "readings": {"clamp_rolls": True},
     },
     "garrison in the mountains": {
@@ -128,6 +128,16 @@ def test_without_gmpy2_and_sympy_every_answer_is_the_same(args):
     assert cli(*args, as_in_the_page=True) == cli(*args)
 
 
+def test_the_fallback_for_gmpy2_remove_is_gmpy2s():
+    import gmpy2
+
+    from rulesref.dice import _remove
+
+    for number in [1, 2, 7, 48, 6**40 * 35, 2**300 * 3**5, 10**30 + 1]:
+        for factor in (2, 3):
+            assert _remove(number, factor) == tuple(map(int, gmpy2.remove(number, factor)))
+
+
 def test_the_workbench_as_in_the_page_gives_cpythons_answers():
     questions = [{"force": f} for f in FORCES.values()] + [{"battle": b} for b in BATTLES.values()]
     code = "import json; from rulesref.workbench import answer; "
@@ -184,7 +194,7 @@ def test_a_battle_is_battle_odds():
         terrain="forest",
         readings=Readings(clamp_rolls=True),
     )
-    odds = battle_odds(battle, policy=most, leadership=LeadershipCheck(chance=Rational(2, 3)))
+    odds = battle_odds(battle, policy=most, leadership=LeadershipCheck(probability=Rational(2, 3)))
     page = answer({"battle": data})
     assert exact(page["victor"]) == {str(k).lower(): p for k, p in odds.victor.items()}
     assert exact(page["outcomes"]) == odds.outcomes
@@ -224,7 +234,7 @@ BAD_BATTLE_FIELDS = [
     (["attacker", "platoons", 1, "declaration"], "attack", "attacker platoon 1 (cavalry)"),
     (["terrain"], "swamp", "terrain must be one of"),
     (["leadership", "leadership"], 13, "leadership must be a whole number from 0 to 12"),
-    (["leadership", "chance"], "3/2", "chance must be a Rational from 0 to 1"),
+    (["leadership", "probability"], "3/2", "probability must be a Rational from 0 to 1"),
     (["policy"], "at random", "policy must be one of"),
 ]
 

@@ -258,7 +258,7 @@ function page() {
 
   function battleForm() {
     const battle = state.battle;
-    const mode = battle.leadership?.chance !== undefined ? "chance" : "leadership";
+    const mode = battle.leadership?.probability !== undefined ? "probability" : "leadership";
     for (const [name, , usual] of READINGS) battle.readings[name] ??= usual;
     return [
       sideForm("attacker"),
@@ -268,9 +268,9 @@ function page() {
         field("garrison (CA-20)", ["garrison"], "check"),
         field("Hits go", ["policy"], "select", { options: [["fewest withdrawals", "fewest withdrawals"], ["most withdrawals", "most withdrawals"]] })),
       el("div", { class: "rr-wb-row" },
-        field("Loser's check (CA-C5)", ["leadership", "mode"], "select", { options: [["leadership", "2D6 on Leadership"], ["chance", "a given chance"]] }),
-        mode === "chance"
-          ? field("Chance to pass", ["leadership", "chance"], "text", { size: 6, hint: "1/2" })
+        field("Loser's check (CA-C5)", ["leadership", "mode"], "select", { options: [["leadership", "2D6 on Leadership"], ["probability", "a given probability"]] }),
+        mode === "probability"
+          ? field("Probability to pass", ["leadership", "probability"], "text", { size: 6, hint: "1/2" })
           : field("Leadership", ["leadership", "leadership"], "number"))),
       group("Readings", ["readings"], ...READINGS.map(([name, text]) => field(text, ["readings", name], "check"))),
     ];
@@ -282,7 +282,7 @@ function page() {
   const formMessage = el("p", { class: "rr-wb-msg rr-wb-top", role: "alert", hidden: true });
   function draw() {
     fieldCount = 0;
-    if (state.battle.leadership) state.battle.leadership.mode = state.battle.leadership.chance !== undefined ? "chance" : "leadership";
+    if (state.battle.leadership) state.battle.leadership.mode = state.battle.leadership.probability !== undefined ? "probability" : "leadership";
     form.replaceChildren(...(state.tab === "force" ? forceForm() : battleForm()));
     for (const tab of tabs.children) tab.setAttribute("aria-selected", String(tab.dataset.tab === state.tab));
   }
@@ -293,7 +293,7 @@ function page() {
     const path = JSON.parse(input.dataset.path);
     const value = READ[input.dataset.kind](input);
     if (key(path) === key(["leadership", "mode"])) {
-      state.battle.leadership = value === "chance" ? { chance: "1/2" } : { leadership: 7 };
+      state.battle.leadership = value === "probability" ? { probability: "1/2" } : { leadership: 7 };
       draw();
     } else if (state.tab === "force" && path.at(-1) === "name" && path[0] === "commands" && path.length === 5) {
       renameUnit(path, value);
