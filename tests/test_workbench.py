@@ -377,6 +377,24 @@ def test_a_bad_field_shows_its_message_beside_it_and_no_number(workbench):
     page.screenshot(path=str(ARTIFACTS / "workbench-bad-field-390.png"))
 
 
+def test_a_platoon_that_may_not_roll_gets_its_message_beside_its_choice(workbench):
+    """CA-10: cavalry in the woods rolls no die; declaring one puts the message beside
+    that platoon's "Rolls for", and no number is shown."""
+    page = workbench.page
+    battle = {
+        "attacker": {"platoons": [{"kind": "cavalry", "declaration": "attack"}]},
+        "defender": {"platoons": [{}]},
+        "terrain": "woods",
+    }
+    error = workbench.ask(address("b", battle))["error"]
+    assert error["path"] == ["attacker", "platoons", 0, "declaration"]
+    choice = page.locator("""[data-path='["attacker","platoons",0,"declaration"]']""")
+    assert choice.get_attribute("aria-invalid") == "true"
+    message = page.locator(f"#{choice.get_attribute('aria-describedby')}")
+    assert "may not roll (CA-10)" in message.inner_text()
+    assert page.locator(".rr-wb-results .rr-wb-frac").count() == 0
+
+
 def test_the_address_round_trips(workbench):
     """A change is written into the address; that address, opened afresh, shows the same
     form and the same answer."""
