@@ -20,18 +20,30 @@ $(READY): $(SITE_READY)
 	$(PIP) -e '.[docs,test]'
 	touch $@
 
-serve: $(SITE_READY)
+serve: $(SITE_READY) workbench-assets
 	$(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
-site: $(SITE_READY)
+site: $(SITE_READY) workbench-assets
 	$(BIN)/mkdocs build --strict --site-dir site
 
-test: $(READY) /usr/bin/chromium
+test: $(READY) /usr/bin/chromium workbench-assets
 	$(BIN)/pytest
 
 # The browser tests drive Debian's Chromium (Playwright never downloads a browser here).
 /usr/bin/chromium:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+# The Workbench runs rulesref in the page through Pyodide: its runtime and wheels are
+# downloaded (npm, pip; pinned with sha256) and byte-compiled by Pyodide under Node once per
+# set of pins, into a cache outside the clone (tools/fetch_pyodide.py); each site build
+# copies them from there (docs/hooks/pyodide_assets.py). Debian's nodejs and npm if missing.
+.PHONY: workbench-assets node
+workbench-assets: $(SITE_READY) node
+	$(BIN)/python tools/fetch_pyodide.py --cache-only
+
+node:
+	@command -v node >/dev/null && command -v npm >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }
 
 # Record the anchors of newly published rules and headings (they may never be removed).
 anchors: site $(READY)

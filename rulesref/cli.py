@@ -14,7 +14,9 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import fields as dataclass_fields
 from typing import NoReturn, TypeVar
 
 from rulesref.break_test import break_test_probability, reform_test_probability
@@ -34,7 +36,7 @@ from rulesref.odds.battle import battle_odds
 from rulesref.odds.cascade import cascade_probabilities
 from rulesref.tables import percent, tables
 
-__all__ = ["main"]
+__all__ = ["main", "force_from_json", "parse_json", "InputError", "located"]
 
 EXAMPLES = """examples:
   rulesref break --leadership 8 --lost-by 3
@@ -165,13 +167,58 @@ def _battle(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def _force(data: object) -> tuple[Force, Mapping[str, int]]:
-    """A force and this phase's casualties from parsed JSON (see examples/b-company.json);
-    the casualties as written, for `cascade_probabilities` to check."""
+class InputError(RulesError):
+    """Bad input at one place of a JSON description: `path` holds the keys and list
+    indexes that lead to it from the top, ending with the field when the message names
+    one. The message is the `RulesError` of the rule that refused the value.
+
+    ```python
+    from rulesref.cli import InputError, force_from_json
+
+    unit = {"name": "A", "starting": -1, "leadership": "4+"}
+    force = {"commands": [{"name": "P", "units": [unit]}]}
+    try:
+        force_from_json(force)
+    except InputError as error:
+        print(error.path)
+        #> ('commands', 0, 'units', 0, 'starting')
+    ```
+    """
+
+    def __init__(self, message: str, path: tuple[str | int, ...]) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _field_named(message: str, fields: Iterable[str]) -> tuple[str, ...]:
+    """The field a message is about, if it names one of `fields` first: every RulesError
+    begins with the parameter (`starting must ...`, `rank of 'Hale' must ...`, `unit name
+    must ...`)."""
+    subject = re.sub(r" of .*", "", message.partition(" must ")[0])
+    last = subject.rsplit(" ", 1)[-1]
+    return (last,) if last in fields else ()
+
+
+@contextmanager
+def located(*path: str | int, fields: Iterable[str] = ()) -> Iterator[None]:
+    """Turns a RulesError raised inside into an InputError at `path` (deeper errors keep
+    their own place below it); `fields` are the names the object at `path` may have."""
+    try:
+        yield
+    except InputError as error:
+        raise InputError(str(error), (*path, *error.path)) from None
+    except RulesError as error:
+        raise InputError(str(error), (*path, *_field_named(str(error), fields))) from None
+
+
+def force_from_json(data: object) -> tuple[Force, Mapping[str, int]]:
+    """A force and this phase's casualties from parsed JSON (see examples/b-company.json),
+    as `rulesref cascade` and the Workbench read them; the casualties as written, for
+    `cascade_probabilities` to check. Bad input raises an `InputError` at its place."""
 
     def listed(name: str, values: object) -> list[object]:
         if not isinstance(values, list):
-            raise RulesError(f"{name} must be a JSON list, got {values!r}")
+            raise InputError(f"{name} must be a JSON list, got {values!r}", (name,))
         return values
 
     def build(kind: type[T], written: object, **parts: object) -> T:
@@ -180,28 +227,45 @@ def _force(data: object) -> tuple[Force, Mapping[str, int]]:
             raise RulesError(f"each {name} must be a JSON object, got {written!r}")
         fields = {**written, **parts}
         if "doctrine" in fields:
-            fields["doctrine"] = build(Doctrine, fields["doctrine"])
-        try:
-            return kind(**fields)
-        except TypeError as error:  # a misspelt or missing field
-            called = f" {fields['name']!r}" if isinstance(fields.get("name"), str) else ""
-            raise RulesError(f"{name}{called}: {error}") from None
+            with located("doctrine", fields=_names(Doctrine)):
+                fields["doctrine"] = build(Doctrine, fields["doctrine"])
+        with located(fields=_names(kind)):
+            try:
+                return kind(**fields)
+            except TypeError as error:  # a misspelt or missing field
+                called = f" {fields['name']!r}" if isinstance(fields.get("name"), str) else ""
+                raise RulesError(f"{name}{called}: {error}") from None
+
+    def each(kind: type[T], values: list[object], name: str) -> list[T]:
+        built = []
+        for index, value in enumerate(values):
+            with located(name, index):
+                built.append(build(kind, value))
+        return built
 
     def leaders(fields: dict[str, object]) -> list[Leader]:
-        return [build(Leader, f) for f in listed("leaders", fields.get("leaders", []))]
+        return each(Leader, listed("leaders", fields.get("leaders", [])), "leaders")
 
     def command(fields: object) -> Command:
         if not isinstance(fields, dict):
             raise RulesError(f"each command must be a JSON object, got {fields!r}")
-        units = [build(Unit, f) for f in listed("units", fields.get("units"))]
+        units = each(Unit, listed("units", fields.get("units")), "units")
         return build(Command, fields, units=units, leaders=leaders(fields))
 
     if not isinstance(data, dict):
-        raise RulesError(f"the file must hold one JSON object, got {data!r}")
+        raise InputError(f"the file must hold one JSON object, got {data!r}", ())
     fields = dict(data)
     casualties = fields.pop("casualties", {})
-    commands = [command(c) for c in listed("commands", fields.get("commands"))]
+    commands = []
+    for index, written in enumerate(listed("commands", fields.get("commands"))):
+        with located("commands", index):
+            commands.append(command(written))
     return build(Force, fields, commands=commands, leaders=leaders(fields)), casualties
+
+
+def _names(kind: type) -> frozenset[str]:
+    """The fields of a record of the rules, as its JSON object names them."""
+    return frozenset(field.name for field in dataclass_fields(kind))
 
 
 def _read(name: str) -> bytes:
@@ -244,20 +308,34 @@ def _depth(data: object) -> int:
     return deepest
 
 
-def _cascade(args: argparse.Namespace) -> str:
-    deep = f"file must nest lists and objects at most {MAX_JSON_DEPTH} deep, got {args.file!r}"
-    raw = _read(args.file)
+def parse_json(raw: bytes, name: str, shown: str) -> object:
+    """JSON within the command line's limits: at most MAX_FILE_BYTES, nested at most
+    MAX_JSON_DEPTH deep; else a RulesError about `name` (the file), showing `shown`.
+
+    ```python
+    from rulesref.cli import parse_json
+
+    print(parse_json(b'{"casualties": {"A": 6}}', "file", "'force.json'"))
+    #> {'casualties': {'A': 6}}
+    ```
+    """
+    deep = f"{name} must nest lists and objects at most {MAX_JSON_DEPTH} deep, got {shown}"
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesError(f"{name} must be at most {MAX_FILE_BYTES} bytes, got {len(raw)}")
     try:
         data = json.loads(raw.decode("utf-8"))
     except RecursionError:
         raise RulesError(deep) from None
     except ValueError as error:
-        raise RulesError(
-            f"file must be a readable JSON file, got {args.file!r} ({error})"
-        ) from None
+        raise RulesError(f"{name} must be a readable JSON {name}, got {shown} ({error})") from None
     if _depth(data) > MAX_JSON_DEPTH:
         raise RulesError(deep)
-    force, casualties = _force(data)
+    return data
+
+
+def _cascade(args: argparse.Namespace) -> str:
+    data = parse_json(_read(args.file), "file", repr(args.file))
+    force, casualties = force_from_json(data)
     odds = cascade_probabilities(force, casualties)
     if args.json:
         return json.dumps(

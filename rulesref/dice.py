@@ -19,7 +19,7 @@ product. Three kernels compute them, all in whole numbers:
 - **Packed product** (`convolve`, and powers of any die): each polynomial is packed
   into one big integer, a fixed number of bytes per coefficient (Kronecker
   substitution), so that one GMP multiplication (through gmpy2) does the whole
-  convolution at once.
+  convolution at once (one Python integer multiplication where gmpy2 is missing).
 - **Recurrence** (the counts of n d6): the counts are the coefficients of
   ((1 - x^6) / (1 - x))^n, whose derivative gives a short linear recurrence, each
   count from the previous one and those 5 and 6 below it; the counts are symmetric, so
@@ -38,11 +38,27 @@ from functools import lru_cache
 from itertools import accumulate
 from math import comb, prod
 
-from gmpy2 import divexact, mpz, remove
-
 from rulesref.errors import RulesError, chance, whole_number
 from rulesref.exact import Rational, in_lowest_terms
 from rulesref.moved import moved_from
+
+
+def _remove(number: int, factor: int) -> tuple[int, int]:
+    """gmpy2.remove on Python's integers: `number` without its `factor`s, and how many."""
+    times = 0
+    while number and number % factor == 0:
+        number, times = number // factor, times + 1
+    return number, times
+
+
+try:
+    from gmpy2 import divexact, mpz, remove
+except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same, slower
+    from operator import floordiv as divexact  # exact there: each division leaves no remainder
+
+    mpz = int
+    remove = _remove
+
 
 __all__ = [
     "D6",

@@ -105,11 +105,11 @@ def test_bad_input_is_one_line_and_status_2(args):
 
 def test_cascade_agrees_with_the_package():
     """LD-4 to LD-12: the command's JSON is cascade_probabilities on the same force."""
-    from rulesref.cli import _force
+    from rulesref.cli import force_from_json
     from rulesref.leadership import cascade_probabilities
 
     data = json.loads((ROOT / "examples/b-company.json").read_text())
-    odds = cascade_probabilities(*_force(data))
+    odds = cascade_probabilities(*force_from_json(data))
     result = json.loads(run("cascade", "examples/b-company.json", "--json").stdout)
     assert Rational(result["force_breaks"]) == odds.force_breaks == Rational(1, 4)
     assert {k: Rational(v) for k, v in result["unit_removed"].items()} == odds.unit_removed

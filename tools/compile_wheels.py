@@ -8,8 +8,8 @@ Installs the wheels of RUNTIME (a folder laid out by tools/fetch_pyodide.py, mou
 ARCHIVE (a wheel, or python_stdlib.zip) in place: test folders dropped, and every module
 that Pyodide's start or the probe imported replaced by its bytecode (`module.pyc` where
 `module.py` was, as Pyodide's own distribution ships packages), so that the page does
-not compile sympy and a hundred modules of the standard library from source on every
-visit. Modules the probe did not import stay source, compiled only if ever needed.
+not compile a hundred modules of the standard library from source on every visit.
+Modules the probe did not import stay source, compiled only if ever needed.
 Only the interpreter that will run the bytecode can write it, hence Pyodide under Node.
 """
 
@@ -17,38 +17,32 @@ import argparse
 import base64
 import hashlib
 import json
+import os
 import sys
-import types
 import zipfile
 from pathlib import Path
 
 from pyodide_js import loadPackage
 
 RUNTIME = Path("/runtime")
-FORCE = {
-    "commands": [{"name": "P", "units": [{"name": "A", "starting": 10, "leadership": "4+"}]}],
-    "casualties": {"A": 6},
-}
+# what the page asks first: a force and a battle, through rulesref.workbench
+UNIT = {"name": "A", "starting": 10, "leadership": "4+"}
+QUESTIONS = [
+    {"force": {"commands": [{"name": "P", "units": [UNIT]}], "casualties": {"A": 6}}},
+    {"battle": {"attacker": {"platoons": [{"kind": "artillery"}]}, "defender": {"platoons": [{}]}}},
+]
 
 
 async def probe() -> set[str]:
     """The files of every module the workbench's work imports, relative to site-packages
     or to the standard library's zip."""
     await loadPackage("rulesref")
-    import sympy  # before the stand-in below, which sympy must never take for gmpy2
+    os.environ["RULESREF_FRACTIONS"] = "1"  # as the page runs it: Python's fractions
+    from rulesref.workbench import answer
 
-    roots = [Path(sympy.__file__).parent.parent, Path(json.__file__).parent.parent]
-    try:
-        import gmpy2  # noqa: F401
-    except ImportError:  # until rulesref/dice.py falls back by itself
-        sys.modules["gmpy2"] = types.SimpleNamespace(mpz=int)
-    from rulesref.campaign import Battle, Platoon, Side, battle_odds
-    from rulesref.cli import _force
-    from rulesref.leadership import cascade_probabilities
-
-    force, casualties = _force(json.loads(json.dumps(FORCE)))
-    str(cascade_probabilities(force, casualties))
-    str(battle_odds(Battle(Side([Platoon("artillery", "damaged")]), Side([Platoon()]))))
+    roots = [Path(json.__file__).parent.parent]
+    for question in QUESTIONS:
+        assert "error" not in answer(question), question
     files = (getattr(module, "__file__", None) for module in list(sys.modules.values()))
     return {
         path.relative_to(root).as_posix()

@@ -1,18 +1,17 @@
-"""Serve the workbench prototype on 127.0.0.1 and time it in headless Chromium.
+"""Serve a built site on 127.0.0.1 and time its Workbench page in headless Chromium.
 
-    .venv/bin/python tools/workbench_prototype/measure.py ASSETS [--max-age SECONDS]
+    make site && .venv/bin/python tools/measure_workbench.py site [--max-age SECONDS]
 
-ASSETS is the folder tools/fetch_pyodide.py filled. Opens the page twice with one
-profile (a cold open on an empty cache, then a warm one), records every request and the
-bytes the server sent for each, and compares the page's answer with the command line's.
+Opens /workbench/ three times with one browser profile (a cold open on an empty cache,
+then two warm ones), records every request and the bytes the server sent for each, the
+page's own stage timings, and compares its answer (the sample force, B Company) with
+rulesref.workbench in CPython. Saves a 390 px screenshot in test-artifacts/.
 """
 
 import argparse
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -23,8 +22,9 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+from rulesref.workbench import answer
+
+ROOT = Path(__file__).resolve().parent.parent
 FORCE = ROOT / "examples/b-company.json"
 
 
@@ -79,15 +79,11 @@ class Handler(SimpleHTTPRequestHandler):
         pass
 
 
-def serve(assets: Path, max_age: int | None):
-    root = Path(tempfile.mkdtemp(prefix="workbench-"))
-    shutil.copyfile(HERE / "index.html", root / "index.html")
-    shutil.copyfile(FORCE, root / "b-company.json")
-    shutil.copytree(assets, root / "pyodide")
+def serve(site: Path, max_age: int | None):
     Handler.max_age = max_age
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(root)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, root
+    return server
 
 
 def visit(playwright, profile: Path, url: str, screenshot: Path | None = None) -> dict:
@@ -112,10 +108,12 @@ def visit(playwright, profile: Path, url: str, screenshot: Path | None = None) -
     cpu = cpu_seconds()
     start = time.perf_counter()
     page.goto(url)
-    page.wait_for_function("window.workbench !== undefined", timeout=120_000)
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
     seconds = time.perf_counter() - start
     cpu = cpu_seconds() - cpu
-    result = page.evaluate("window.workbench")
+    result = page.evaluate(
+        "(({answer, timings}) => ({answer, timings}))(document.getElementById('rr-workbench'))"
+    )
     if screenshot:
         page.screenshot(path=str(screenshot), full_page=True)
     context.close()
@@ -131,31 +129,24 @@ def visit(playwright, profile: Path, url: str, screenshot: Path | None = None) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("assets", type=Path)
+    parser.add_argument("site", type=Path)
     parser.add_argument("--max-age", type=int, default=None, help="Cache-Control max-age")
     args = parser.parse_args()
-    cli = subprocess.run(
-        [sys.executable, "-m", "rulesref.cli", "cascade", "--json", str(FORCE)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    expected = json.loads(cli.stdout)
-    server, root = serve(args.assets, args.max_age)
-    url = f"http://127.0.0.1:{server.server_port}/index.html"
+    expected = answer({"force": json.loads(FORCE.read_text())})
+    server = serve(args.site, args.max_age)
+    url = f"http://127.0.0.1:{server.server_port}/workbench/"
     profile = Path(tempfile.mkdtemp(prefix="workbench-profile-"))
     artifacts = ROOT / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
     report = {}
     try:
         with sync_playwright() as playwright:
-            shot = artifacts / "workbench-prototype-390.png"
+            shot = artifacts / "workbench-measured-390.png"
             report["cold"] = visit(playwright, profile, url, shot)
             report["warm"] = visit(playwright, profile, url)
             report["warm again"] = visit(playwright, profile, url)
     finally:
         server.shutdown()
-        shutil.rmtree(root)
         shutil.rmtree(profile)
     for name, visit_ in report.items():
         hosts = {urlsplit(u).hostname for u in visit_["requests"]}
@@ -165,10 +156,7 @@ def main() -> None:
         )
         print(f"  requests {len(visit_['requests'])}, hosts {sorted(hosts)}")
         print(f"  bytes served {sum(n for _, n in visit_['served'])}: {visit_['served']}")
-        print(f"  same answer as the command line: {visit_.get('answer') == expected}")
-        if "error" in visit_:
-            print(f"  error: {visit_['error']}")
-    print(json.dumps(report["cold"].get("answer"), indent=1))
+        print(f"  same answer as CPython: {visit_.get('answer') == expected}")
 
 
 if __name__ == "__main__":
