@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from rulesref import leadership
 from rulesref.campaign import (
     ROLES,
     Battle,
@@ -36,8 +37,8 @@ from rulesref.campaign import (
 from rulesref.cli import InputError, force_from_json, located, parse_json
 from rulesref.errors import RulesError, one_of
 from rulesref.exact import Rational
-from rulesref.leadership import cascade_probabilities
 from rulesref.odds.battle import battle_odds
+from rulesref.odds.cascade import cascade_probabilities
 from rulesref.tables import percent
 from rulesref.views.chain_of_command import chain_of_command_svg
 
@@ -73,7 +74,10 @@ def force_odds(data: object) -> Json:
     force, casualties = force_from_json(data)
     try:
         with located(fields=options):
-            odds = cascade_probabilities(force, casualties, **options)
+            survive = options.get("removed_figures_survive", False)
+            readings = leadership.Readings(removed_figures_survive=survive)
+            prefer = options.get("prefer", ())
+            odds = cascade_probabilities(force, casualties, prefer=prefer, readings=readings)
     except InputError as error:
         raise InputError(str(error), _casualty(error, casualties) or error.path) from None
     return {

@@ -225,3 +225,13 @@ def test_power_counts_of_a_die_with_repeated_faces_match_enumeration(dice):
     for roll in product(shape, repeat=dice):
         expected[sum(roll)] += 1
     assert power_counts(shape, dice) == tuple(expected)
+
+
+@given(st.integers(0, 6**300), st.sampled_from([2, 3, 5]))
+@example(0, 3).via("no factor to take out of 0")
+@example(2**5 * 3, 2)
+def test_the_python_fallback_removes_factors_as_gmpy2_does(number, factor):
+    from gmpy2 import remove
+
+    rest, times = core._remove(number, factor)
+    assert (rest, times) == tuple(map(int, remove(number, factor)))

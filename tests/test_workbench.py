@@ -24,6 +24,7 @@ from test_browser import CHROMIUM, FLAGS
 
 from rulesref.campaign import Battle, LeadershipCheck, Platoon, Readings, Side, battle_odds
 from rulesref.campaign import most_withdrawals as most
+from rulesref.leadership import MAX_UNITS
 from rulesref.workbench import answer, answer_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,10 +164,12 @@ def test_b_company_is_the_command_lines_answer():
 
 def test_options_of_the_cascade_reach_it():
     from rulesref.cli import force_from_json
-    from rulesref.leadership import cascade_probabilities
+    from rulesref.leadership import Readings as LeadershipReadings
+    from rulesref.odds.cascade import cascade_probabilities
 
     options = {"prefer": ["Lt Ames"], "removed_figures_survive": True}
-    odds = cascade_probabilities(*force_from_json(B_COMPANY), **options)
+    readings = LeadershipReadings(removed_figures_survive=True)
+    odds = cascade_probabilities(*force_from_json(B_COMPANY), prefer=["Lt Ames"], readings=readings)
     page = answer({"force": {**B_COMPANY, **options}})
     assert exact(page["unit_fails"]) == odds.unit_fails
     assert exact(page["command_removed"]) == odds.command_removed
@@ -254,9 +257,11 @@ def test_a_bad_battle_field_is_named_with_its_place(path, value, message):
 
 def test_the_command_lines_limits_apply():
     """The same constructors run: a force over the command line's limits is refused."""
-    units = [{"name": f"U{i}", "starting": 1, "leadership": "4+"} for i in range(1001)]
+    too_many = MAX_UNITS + 1
+    units = [{"name": f"U{i}", "starting": 1, "leadership": "4+"} for i in range(too_many)]
     error = answer({"force": {"commands": [{"name": "P", "units": units}]}})["error"]
-    assert error["path"] == ["commands", 0, "units"] and "1 to 1000 items" in error["message"]
+    assert error["path"] == ["commands", 0, "units"]
+    assert f"1 to {MAX_UNITS} items" in error["message"]
     assert answer({"neither": 1})["error"]["path"] == []
     deep = json.loads(answer_text("[" * 21 + "]" * 21))["error"]
     assert deep == {"path": [], "message": deep["message"]} and "at most 20 deep" in deep["message"]
