@@ -294,6 +294,29 @@ def test_the_break_test_table_fits_with_readable_text(view, width, scheme):
             assert (tables[0]["rows"], tables[0]["columns"]) == (10, 12)  # header + Ld 2-10
 
 
+@pytest.mark.parametrize("width", (390, 1280))
+def test_the_chain_of_command_stays_readable_and_the_page_does_not_scroll_sideways(view, width):
+    """On a phone the chain of command keeps its natural size (its labels 15 px) and only
+    its own box scrolls sideways; on a wide screen it fits the column."""
+    page = view("/rules/leadership/", width, "light")
+    found = page.evaluate(
+        """() => {
+             const svg = document.querySelector("svg.rr-natural-size");
+             const box = svg.parentElement;
+             return {
+               drawn: svg.getBoundingClientRect().width, natural: +svg.getAttribute("width"),
+               column: box.clientWidth, scrolls: box.scrollWidth > box.clientWidth,
+               page: document.documentElement.scrollWidth - innerWidth,
+             };
+           }"""
+    )
+    assert found["page"] <= 0, found
+    if width == 390:
+        assert found["drawn"] == pytest.approx(found["natural"]) and found["scrolls"], found
+    else:
+        assert found["drawn"] <= found["column"] + 0.5 and not found["scrolls"], found
+
+
 @pytest.mark.parametrize("width, scheme", VIEWS)
 def test_no_code_above_the_first_table_of_an_odds_page(view, width, scheme):
     for path in ("/odds/break-test/", "/odds/leadership-test/", "/odds/campaign-battles/"):

@@ -83,4 +83,12 @@ def chain_of_command_svg(force: Force, odds: Cascade) -> str:
     body += _box(middle - BOX_W / 2, 0, [force.name, f"breaks {float(p):.0%}"], p)
     body += _key(2 * ROW + BOX_H + 14)
     title = f"Chain of command of {force.name}, each part shaded by its chance of removal"
-    return svg(width + 4, 2 * ROW + BOX_H + 32, body, title=title, origin=(-2, -2))
+    # wide: drawn at its natural size, the page scrolls it sideways (labels stay readable)
+    return svg(
+        width + 4,
+        2 * ROW + BOX_H + 32,
+        body,
+        title=title,
+        origin=(-2, -2),
+        cls="rr-svg rr-natural-size",
+    )
