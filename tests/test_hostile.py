@@ -230,6 +230,28 @@ CASES = [
     ("free_to_pursue_suffices", lambda: st.Readings(free_to_pursue_suffices=None)),
     ("readings", lambda: st.standard_fate(ROUND, readings={"free_to_pursue_suffices": True})),
     ("troops", lambda: st.Round(troops="normal")),
+    ("regimental_standard", lambda: st.Round(regimental_standard=False, army_standard=False)),
+    ("regimental_standard", lambda: st.Round(regimental_standard="yes")),
+    ("alone", lambda: st.Round(alone=1)),
+    ("alone", lambda: st.Round(alone=True, unit=None)),
+    ("unit", lambda: st.Round(unit="holds")),
+    ("unit", lambda: st.Round(unit=None)),
+    ("character", lambda: st.Round(unit=st.UnitFate.HOLDS, character="killed")),
+    ("character", lambda: st.Round(army_standard=True, unit=st.UnitFate.HOLDS)),
+    ("character", lambda: st.Round(unit=st.UnitFate.HOLDS, character=st.Character.KILLED)),
+    (
+        "character",
+        lambda: st.Round(
+            army_standard=True, unit=st.UnitFate.HOLDS, character=st.Character.CRUMBLES
+        ),
+    ),
+    (
+        "character",
+        lambda: st.Round(
+            troops=st.Troops.UNDEAD, unit=st.UnitFate.HOLDS, character=st.Character.BREAKS
+        ),
+    ),
+    ("victor", lambda: st.Round(unit=st.UnitFate.HOLDS, victor=st.Victor.PURSUES)),
     ("victor", lambda: st.Round(victor=None)),
     ("army_standard", lambda: st.Round(army_standard=1)),
     ("r", lambda: st.decision_path(None, st.Standard.ARMY)),

@@ -12,7 +12,9 @@ decides; this fixes the words, so a changed clause id, reason or message shows i
 - `rulings/campaign.json`: the steps, victor and fates of `resolve_battle` for a few
   battles under a grid of dice, a passed and a failed check;
 - `rulings/leadership.json`: every test and removal of `resolve_phase` for a small force
-  under a grid of casualties and dice, in both readings of LD-C5.
+  under a grid of casualties and dice, in both readings of LD-C5;
+- `rulings/standards.json`: the fate, clause, reason and taker of each standard in every
+  round of `rulesref.standards.every_round`, in both readings of ST-C1.
 """
 
 import inspect
@@ -28,6 +30,7 @@ from test_hostile import CASES
 from rulesref import break_test as br
 from rulesref import campaign as ca
 from rulesref import leadership as ld
+from rulesref import standards as st
 from rulesref.errors import RulesError
 
 FOLDER = Path(__file__).resolve().parent / "snapshots" / "rulings"
@@ -189,11 +192,25 @@ def leadership_rulings() -> dict[str, str]:
     return entries
 
 
+def standards_rulings() -> dict[str, str]:
+    """Every verdict of the decision table, keyed by the round and the reading of ST-C1."""
+    entries = {}
+    for r in st.every_round():
+        key = " ".join(f"{name}={getattr(value, 'name', value)}" for name, value in vars(r).items())
+        for suffices in (False, True):
+            verdicts = st.standard_fate(r, readings=st.Readings(free_to_pursue_suffices=suffices))
+            entries[f"{key} free_to_pursue_suffices={suffices}"] = " | ".join(
+                f"{v} [by {v.by}]" for v in verdicts
+            )
+    return entries
+
+
 RULINGS = {
     "rulings/messages.json": messages,
     "rulings/break_test.json": break_test_rulings,
     "rulings/campaign.json": campaign_rulings,
     "rulings/leadership.json": leadership_rulings,
+    "rulings/standards.json": standards_rulings,
 }
 
 

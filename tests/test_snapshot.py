@@ -9,9 +9,8 @@ each changed number for review. One file per published thing, in lines that diff
 - `downloads/<name>.csv`: each CSV download of the site, byte for byte;
 - `data/<calculator>.json`: every answer of a calculator's data file, one a line by its
   path in the file, with the SHA-256 of the whole published file (its nulls included);
-- `standards/verdicts.json`: the fate, clause, reason and taker of each standard in every
-  round of `rulesref.standards.every_round`, in both readings of ST-C1;
-- `rulings/`: the words of rulings and refusals (checked by tests/test_rulings.py).
+- `rulings/`: the words of rulings and refusals, and every standard's verdict (checked by
+  tests/test_rulings.py).
 """
 
 import difflib
@@ -21,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from rulesref.standards import Readings, every_round, standard_fate
 from rulesref.tables import (
     MEASURES,
     BattleTable,
@@ -89,19 +87,6 @@ def _data(data: dict) -> dict:
     }
 
 
-def _verdicts() -> dict[str, str]:
-    """Every verdict of the decision table, keyed by the round and the reading of ST-C1."""
-    entries = {}
-    for r in every_round():
-        key = " ".join(f"{name}={getattr(value, 'name', value)}" for name, value in vars(r).items())
-        for suffices in (False, True):
-            verdicts = standard_fate(r, readings=Readings(free_to_pursue_suffices=suffices))
-            entries[f"{key} free_to_pursue_suffices={suffices}"] = " | ".join(
-                f"{v} [by {v.by}]" for v in verdicts
-            )
-    return entries
-
-
 def snapshot() -> dict[str, str]:
     """Every snapshot file's path (under tests/snapshots/) and text, from the current code."""
     files = {}
@@ -113,7 +98,6 @@ def snapshot() -> dict[str, str]:
         files[f"downloads/{name}"] = text
     for name, data in calculator_data().items():
         files[f"data/{name}.json"] = _lines(_data(data))
-    files["standards/verdicts.json"] = _lines(_verdicts())
     return files
 
 
