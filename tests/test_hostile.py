@@ -23,6 +23,14 @@ FORCE = ld.Force([ld.Command("Platoon", SQUADS)])
 ROUND = st.Round(unit=st.UnitFate.HOLDS)
 
 CASES = [
+    # campaign constructors: each field refused by its own name
+    ("defender", lambda: ca.Battle(ca.Side([PLATOON]), [PLATOON])),
+    ("garrison", lambda: ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]), garrison="yes")),
+    ("name", lambda: ca.Side([PLATOON], name=5)),
+    ("name", lambda: ca.Platoon(name="\n")),
+    ("banked", lambda: ca.Garrison((PLATOON,), banked=-1)),
+    ("banked", lambda: ca.Garrison((PLATOON,), banked=10**6 + 1)),
+    ("supply_value", lambda: ca.Garrison((PLATOON,), supply_value=101)),
     # break_test
     ("models", lambda: br.Unit(models="20", width=5)),
     ("width", lambda: br.Unit(models=20, width=0)),

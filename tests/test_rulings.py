@@ -140,8 +140,47 @@ def _rolls(battle: ca.Battle, role: str) -> list[tuple[int | None, ...]]:
     return list(product(*faces))
 
 
-def campaign_rulings() -> dict[str, str]:
+SIDES = {
+    "1 fresh": [_P()],
+    "2 fresh": [_P(), _P()],
+    "damaged and FUBAR": [_P(state="damaged"), _P(state="fubar")],
+}
+
+
+def _after_hits() -> dict[str, ca.AfterHits]:
+    """Each side after 0 to 4 hits, shared out to withdraw the fewest platoons; more hits
+    than the side can take rout it (CA-16), with no sharing out."""
+    found = {}
+    for name, platoons in SIDES.items():
+        for hits in range(5):
+            room = sum(platoon.steps_left for platoon in platoons)
+            given = ca.fewest_withdrawals(platoons, hits) if hits <= room else None
+            found[f"{name} after {hits} hits"] = ca.assign_hits(platoons, hits, given)
+    return found
+
+
+def verdict_rulings() -> dict[str, str]:
+    """CA-16 to CA-18: every verdict over pairs of sides after their hits."""
     entries = {}
+    after = _after_hits()
+    for (a, attacker), (d, defender), order, garrison in product(
+        after.items(), after.items(), (-1, 0, 1), (False, True)
+    ):
+        found = ca.verdict(attacker, defender, order, garrison=garrison)
+        key = f"attacker {a}, defender {d}, damage order {order}, garrison {garrison}"
+        entries[key] = (
+            f"{found.victor} | {found.loser} | {found.checker} | {found.clause} | {found.reason}"
+        )
+    for name, result in after.items():
+        entries[name] = (
+            f"{result.assignment} withdrawn {result.withdrawn} routed {result.routed} "
+            f"fell back {result.fell_back} all FUBAR {result.all_fubar}"
+        )
+    return entries
+
+
+def campaign_rulings() -> dict[str, str]:
+    entries = verdict_rulings()
     for name, battle in BATTLES.items():
         for attack, defence, check in product(
             _rolls(battle, "attacker"), _rolls(battle, "defender"), (True, False)
