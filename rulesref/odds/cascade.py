@@ -204,7 +204,13 @@ def _times(a: Polynomial, b: Polynomial, top: int | None = None) -> Polynomial:
         a, b = b, a
     if len(a) == 1:  # a number: no packing
         return [a[0] * term for term in b[:top]]
-    return convolve(a[:top], b[:top])[:top]
+    a, b = a[:top], b[:top]
+    for one, other in ((a, b), (b, a)):
+        if min(one) < 0:  # packing takes no signs: (one+ - one-) other
+            plus = _times([max(term, 0) for term in one], other, top)
+            minus = _times([max(-term, 0) for term in one], other, top)
+            return [p - m for p, m in zip(plus, minus, strict=True)]
+    return convolve(a, b)[:top]
 
 
 def _product(polynomials: Sequence[Polynomial], top: int | None = None) -> Polynomial:
@@ -409,60 +415,15 @@ def _nothing_left(test: _ForceTest, staged: Sequence[_Staged]) -> tuple[int, lis
     return test.out_of * prod(zeros), fail_given
 
 
-class _Lost(NamedTuple):
-    """A command's weights by units lost, with its senior no better than a threshold."""
-
-    below_bar: tuple[int, ...]  # the weights of losing 0, 1, ... units, below the bar
-    mass: int  # all its weight, losing any number
-    gone: int  # the weight of its emptied states
-    reach: int  # the most units it may lose
-
-
-def _lost_up_to(test: _ForceTest, part: _Staged, threshold: Threshold) -> _Lost:
-    below_bar, mass, gone, most = [0] * min(part.part.before + 1, test.bar), 0, 0, 0
-    for (left, senior), weight in part.outcomes.items():
-        if max(senior, test.floor) <= threshold.senior:
-            lost = part.part.before - left
-            if lost < test.bar:
-                below_bar[lost] += weight
-            mass += weight
-            gone += 0 if left else weight
-            most = max(most, lost)
-    return _Lost(tuple(below_bar[: most + 1]), mass, gone, most)
-
-
-class _Powers(dict[tuple[tuple[int, ...], int], Polynomial]):
-    """Powers of the commands' polynomials below the bar, kept from one threshold to the
-    next, where a kind of command usually gains one command: one product more."""
-
-    def __init__(self, top: int) -> None:
-        super().__init__()
-        self.top = top
-
-    def __missing__(self, key: tuple[tuple[int, ...], int]) -> Polynomial:
-        kind, count = key
-        if count == 0:
-            return [1]
-        if count == 1 or (kind, count - 1) in self:
-            power = _times(self[kind, count - 1], list(kind), self.top)
-        else:
-            power = _times(self[kind, count // 2], self[kind, count - count // 2], self.top)
-        self[key] = power
-        return power
-
-
 class Window(NamedTuple):
-    """Cumulative weights (entry j: the coefficients up to degree j) of a polynomial times
-    x^`shift`, from degree `shift + start` up to the bar: all a command needs of what the
-    other commands lose."""
+    """Cumulative weights (entry j: the coefficients up to degree j) of a polynomial, from
+    degree `start` up to the bar: all a command needs of what the other commands lose."""
 
     start: int
     sums: list[int]
-    shift: int = 0
 
     def fewer(self, units: int) -> int:
         """The weight of losing fewer than `units` units."""
-        units -= self.shift
         return self.sums[units - 1 - self.start] if units > 0 and self.sums else 0
 
 
@@ -473,10 +434,12 @@ def _shifted(window: Window, polynomial: Polynomial, start: int, top: int) -> Wi
     return Window(start, product[start - window.start : top - window.start])
 
 
-def _outside(leaves: Sequence[Polynomial], reaches: Sequence[int], top: int) -> list[Window]:
-    """For each leaf, the window of the product of all the other leaves that can matter
-    to it, the `reaches[i]` degrees below `top`: halving the list, each half gets the
-    other half's product (each product made once, each window as short as it can be)."""
+def _outside(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
+    """For each leaf, the window of the product of `outer`'s polynomial and all the other
+    leaves that can matter to it, the leaf's degree below `top`: halving the list, each
+    half gets the other half's product (each product made once, each window as short as it
+    can be). `outer` must reach as far below `top` as all the leaves together."""
+    reaches = [len(leaf) - 1 for leaf in leaves]
     products: dict[tuple[int, int], Polynomial] = {}
 
     def product(low: int, high: int) -> Polynomial:
@@ -500,76 +463,115 @@ def _outside(leaves: Sequence[Polynomial], reaches: Sequence[int], top: int) -> 
         right = _shifted(outer, product(low, middle), start(middle, high), top)
         return down(low, middle, left) + down(middle, high, right)
 
-    everything = start(0, len(leaves))
-    return down(0, len(leaves), Window(everything, [1] * (top - everything)))
+    return down(0, len(leaves), outer)
 
 
-class _Below(NamedTuple):
-    """What the other commands lose, below the bar."""
+class Piece(NamedTuple):
+    """A command's states that count on a run of thresholds (their senior no better than
+    `upto`, the run's first): their weights by units lost below the bar, all their weight,
+    and the weight of the emptied ones among them."""
 
-    fewer: dict[tuple[int, ...], Window]  # by kind of command
-    everyone: int  # the weight of all the commands together losing fewer than the bar
-
-
-def _others_below(test: _ForceTest, lost: Sequence[_Lost], powers: _Powers) -> _Below:
-    """For each kind of command (alike weights below the bar), the cumulative weights of
-    the units all the other commands lose. The units a command surely loses come out
-    first (x^m), lowering the bar; alike commands count once, as a power; commands left
-    with a single term are a number."""
-    counts: dict[tuple[int, ...], int] = defaultdict(int)
-    reach: dict[tuple[int, ...], int] = defaultdict(int)
-    for command in lost:
-        counts[command.below_bar] += 1
-        reach[command.below_bar] = max(reach[command.below_bar], command.reach)
-    sure = {kind: next((k for k, w in enumerate(kind) if w), len(kind)) for kind in counts}
-    top = test.bar - sum(sure[kind] * count for kind, count in counts.items())
-    lone = [kind for kind in counts if len(kind) - sure[kind] <= 1]  # zero or one term
-    number = prod(kind[sure[kind]] ** counts[kind] if kind[sure[kind] :] else 0 for kind in lone)
-    kinds = [kind for kind in counts if kind not in lone]
-    stripped = {kind: list(kind[sure[kind] :]) for kind in kinds}
-    if top <= 0 or not number:
-        return _Below(dict.fromkeys(counts, Window(0, [])), 0)  # the bar is always reached
-    leaves = [powers[tuple(stripped[kind]), counts[kind]] for kind in kinds] + [[number]]
-    reaches = [(reach[kind] - sure[kind]) * counts[kind] for kind in kinds] + [0]
-    outsides = _outside(leaves, reaches, top)
-    fewer = {}
-    for kind, outside in zip(kinds, outsides, strict=False):
-        start = max(top - 1 - (reach[kind] - sure[kind]), 0)
-        others = powers[tuple(stripped[kind]), counts[kind] - 1]
-        shift = test.bar - top - sure[kind]  # the units the others surely lose
-        fewer[kind] = _shifted(outside, others, start, top)._replace(shift=shift)
-    rest = outsides[-1].sums[-1]  # the weight of every other command's losing below `top`
-    for kind in lone:  # one state below the bar: the others' weight below it, less its own
-        own = kind[sure[kind]]
-        fewer[kind] = Window(top - 1, [number // own * rest], test.bar - top - sure[kind])
-    return _Below(fewer, number * rest)
+    upto: Claim
+    below_bar: Polynomial
+    mass: int
+    gone: int
 
 
-def _at_threshold(
-    test: _ForceTest,
-    staged: Sequence[_Staged],
-    threshold: Threshold,
-    fail_given: list[States],
-    powers: _Powers,
+Span = list[tuple[int, Piece]]  # a command's pieces on a run: (first threshold, piece)
+
+
+def _pieces(test: _ForceTest, part: _Staged, thresholds: Sequence[Threshold]) -> Span:
+    """The command's states with a senior no better than each threshold: a new piece only
+    at the thresholds where some state joins."""
+    by_level = sorted(
+        (max(state.senior, test.floor), part.part.before - state.units, state.units, weight)
+        for state, weight in part.outcomes.items()
+    )
+    below_bar, mass, gone, most, joined, span = [0] * test.bar, 0, 0, 0, 0, []
+    for index, threshold in enumerate(thresholds):
+        first = joined
+        while joined < len(by_level) and by_level[joined][0] <= threshold.senior:
+            _, lost, left, weight = by_level[joined]
+            if lost < test.bar:
+                below_bar[lost], most = below_bar[lost] + weight, max(most, lost)
+            mass, gone, joined = mass + weight, gone + (0 if left else weight), joined + 1
+        if joined > first or not span:
+            span.append((index, Piece(threshold.senior, below_bar[: most + 1], mass, gone)))
+    return span
+
+
+class Node(NamedTuple):
+    """A run of thresholds in the halving. `merged`: the pieces (command index, piece) of
+    the commands that change in the run above but not in this one. `inner`: the sum over
+    the run's thresholds of the step times the product of the pieces of the commands that
+    change in this run (below the bar), with the same for their masses and emptied weights."""
+
+    merged: list[tuple[int, Piece]]
+    halves: list["Node"]
+    inner: Polynomial
+    inner_mass: int
+    inner_gone: int
+
+
+def _plus(a: Polynomial, b: Polynomial) -> Polynomial:
+    if len(a) < len(b):
+        a, b = b, a
+    return [x + y for x, y in zip(a, b, strict=False)] + a[len(b) :]
+
+
+def _node(low: int, high: int, spans: list[tuple[int, Span]], steps: list[int], top: int) -> Node:
+    """The halving of the thresholds from `low` to `high` (excluded), for the commands that
+    change in the run above (all of them at the top), each with its pieces on this run."""
+    merged = [(index, span[0][1]) for index, span in spans if len(span) == 1]
+    changing = [(index, span) for index, span in spans if len(span) > 1]
+    if high - low == 1:  # one threshold: nothing changes
+        return Node(merged, [], [steps[low]], steps[low], steps[low])
+    middle = (low + high) // 2
+    left = [(index, [p for p in span if p[0] < middle]) for index, span in changing]
+    right = [
+        (index, [p for p in span if p[0] <= middle][-1:] + [p for p in span if p[0] > middle])
+        for index, span in changing
+    ]
+    halves = [_node(low, middle, left, steps, top), _node(middle, high, right, steps, top)]
+    inner, mass, gone = [0], 0, 0
+    for half in halves:
+        pieces = [piece for _, piece in half.merged]
+        inner = _plus(inner, _product([p.below_bar for p in pieces] + [half.inner], top))
+        mass += prod(piece.mass for piece in pieces) * half.inner_mass
+        gone += prod(piece.gone for piece in pieces) * half.inner_gone
+    return Node(merged, halves, inner, mass, gone)
+
+
+class Outer(NamedTuple):
+    """What lies outside a run's commands: the pieces merged above it, multiplied."""
+
+    window: Window  # cumulative weights by units lost, as far below the bar as matters
+    mass: int
+    gone: int
+
+
+def _down(
+    node: Node, outer: Outer, staged: Sequence[_Staged], test: _ForceTest, fail: list[States]
 ) -> int:
-    """LD-11, LD-12 for one threshold: the weight with which the force breaks on it, and
-    the same for each command's states, added to `fail_given`."""
-    lost = [_lost_up_to(test, part, threshold) for part in staged]
-    if sum(command.reach for command in lost) < test.bar:
-        return 0  # the force cannot lose enough units to test: nothing to add
-    below = _others_below(test, lost, powers)
-    masses = _all_but_one([command.mass for command in lost])
-    nobody = _all_but_one([command.gone for command in lost])
-    for index, (part, command) in enumerate(zip(staged, lost, strict=True)):
-        fewer = below.fewer[command.below_bar]
+    """LD-11, LD-12 on a run of thresholds: add to each merged command's states the weight
+    with which the force breaks on the run's thresholds, then go down the halves. Returns
+    the weight with which the force breaks on the run."""
+    leaves = [piece.below_bar for _, piece in node.merged] + [node.inner]
+    windows = _outside(leaves, test.bar, outer.window)
+    masses = _all_but_one([piece.mass for _, piece in node.merged] + [node.inner_mass])
+    gones = _all_but_one([piece.gone for _, piece in node.merged] + [node.inner_gone])
+    for (index, piece), window, mass, gone in zip(node.merged, windows, masses, gones):
+        part = staged[index]
         for state in part.outcomes:
-            if max(state.senior, test.floor) <= threshold.senior:
-                short = test.bar - (part.part.before - state.units)  # others must lose this many
-                weight = masses[index] - fewer.fewer(short)
-                weight -= 0 if state.units else nobody[index]
-                fail_given[index][state] += threshold.step * weight
-    everyone = prod(command.mass for command in lost) - below.everyone
-    return threshold.step * (everyone - prod(command.gone for command in lost))
+            if max(state.senior, test.floor) <= piece.upto:
+                fewer = window.fewer(test.bar - (part.part.before - state.units))
+                emptied = 0 if state.units else outer.gone * gone
+                fail[index][state] += outer.mass * mass - emptied - fewer
+    inside = Outer(windows[-1], outer.mass * masses[-1], outer.gone * gones[-1])
+    for half in node.halves:
+        _down(half, inside, staged, test, fail)
+    fewer = _dot(node.inner, [windows[-1].fewer(test.bar - lost) for lost in range(len(node.inner))])
+    return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
 
 
 def _divided(polynomial: Polynomial, weights: Weights) -> Polynomial:
@@ -656,9 +658,14 @@ def _force_stage(
     """LD-11, LD-12 across commands, then back down to each command and unit."""
     test = _force_test(force, prefer)
     broken, fail_given = _nothing_left(test, staged)
-    powers = _Powers(test.bar)
-    for threshold in _thresholds(force, test, staged):
-        broken += _at_threshold(test, staged, threshold, fail_given, powers)
+    thresholds = _thresholds(force, test, staged)
+    if thresholds:
+        spans = [(index, _pieces(test, part, thresholds)) for index, part in enumerate(staged)]
+        root = _node(0, len(thresholds), spans, [t.step for t in thresholds], test.bar)
+        leaves = [piece.below_bar for _, piece in root.merged] + [root.inner]
+        start = max(test.bar - 1 - sum(len(leaf) - 1 for leaf in leaves), 0)
+        everything = Outer(Window(start, [1] * (test.bar - start)), 1, 1)  # nothing outside
+        broken += _down(root, everything, staged, test, fail_given)
     unit_removed, command_removed = _removals(test, staged, fail_given)
     total = prod(part.den for part in staged) * test.out_of
     return Cascade(
