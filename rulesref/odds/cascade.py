@@ -35,6 +35,7 @@ print(odds.unit_removed, odds.force_breaks)  # one of two squads is not below ha
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from itertools import accumulate
 from math import gcd, prod
 from typing import NamedTuple
@@ -416,25 +417,42 @@ def _nothing_left(test: _ForceTest, staged: Sequence[_Staged]) -> tuple[int, lis
 
 
 class Window(NamedTuple):
-    """Cumulative weights (entry j: the coefficients up to degree j) of a polynomial, from
-    degree `start` up to the bar: all a command needs of what the other commands lose."""
+    """Cumulative weights (entry j: the coefficients up to degree `start + j`) of a
+    polynomial, up to the bar: all a command needs of what the other commands lose."""
 
     start: int
     sums: list[int]
 
     def fewer(self, units: int) -> int:
         """The weight of losing fewer than `units` units."""
-        return self.sums[units - 1 - self.start] if units > 0 and self.sums else 0
+        index = units - 1 - self.start
+        return self.sums[index] if index >= 0 and self.sums else 0
+
+
+class Shifted(NamedTuple):
+    """x^`shift` times `polynomial`: weights by units lost, `shift` of them surely lost."""
+
+    shift: int
+    polynomial: Polynomial
+
+
+def _stripped(polynomial: Polynomial) -> Shifted:
+    """The polynomial with its sure losses (the zero coefficients below the first) taken
+    out; all zero, it stays as it is."""
+    shift = next((k for k, weight in enumerate(polynomial) if weight), 0)
+    return Shifted(shift, polynomial[shift:])
 
 
 def _shifted(window: Window, polynomial: Polynomial, start: int, top: int) -> Window:
     """The window from `start` to `top` of the cumulative weights of the product of the
-    window's polynomial and `polynomial` (degree at most `start - window.start`)."""
-    product = _times(window.sums, polynomial)
-    return Window(start, product[start - window.start : top - window.start])
+    window's polynomial and `polynomial` (degree at most `start - window.start`, or the
+    window's polynomial has nothing below its start)."""
+    low = min(window.start, start)  # below its start, the window's sums are 0
+    product = _times([0] * (window.start - low) + window.sums, polynomial)
+    return Window(start, product[start - low : top - low])
 
 
-def _outside(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
+def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
     """For each leaf, the window of the product of `outer`'s polynomial and all the other
     leaves that can matter to it, the leaf's degree below `top`: halving the list, each
     half gets the other half's product (each product made once, each window as short as it
@@ -466,13 +484,33 @@ def _outside(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Wind
     return down(0, len(leaves), outer)
 
 
+def _outside(leaves: Sequence[Shifted], top: int, outer: Window) -> list[Window]:
+    """`_halving` on the leaves without their sure losses, under a bar lowered by them all;
+    each window then moved up by the sure losses of the other leaves."""
+    shift = sum(leaf.shift for leaf in leaves)
+    if top <= shift or not outer.sums:
+        return [Window(0, [])] * len(leaves)  # the bar is always reached
+    windows = _halving([leaf.polynomial for leaf in leaves], top - shift, outer)
+    return [
+        Window(window.start + shift - leaf.shift, window.sums)
+        for window, leaf in zip(windows, leaves, strict=True)
+    ]
+
+
+def _nothing_outside(leaves: Sequence[Shifted], top: int) -> Window:
+    """The window `_outside` needs of the number 1 (cumulative weights all 1)."""
+    lowered = top - sum(leaf.shift for leaf in leaves)
+    start = max(lowered - 1 - sum(len(leaf.polynomial) - 1 for leaf in leaves), 0)
+    return Window(start, [1] * max(lowered - start, 0))
+
+
 class Piece(NamedTuple):
     """A command's states that count on a run of thresholds (their senior no better than
     `upto`, the run's first): their weights by units lost below the bar, all their weight,
     and the weight of the emptied ones among them."""
 
     upto: Claim
-    below_bar: Polynomial
+    below_bar: Shifted
     mass: int
     gone: int
 
@@ -496,7 +534,8 @@ def _pieces(test: _ForceTest, part: _Staged, thresholds: Sequence[Threshold]) ->
                 below_bar[lost], most = below_bar[lost] + weight, max(most, lost)
             mass, gone, joined = mass + weight, gone + (0 if left else weight), joined + 1
         if joined > first or not span:
-            span.append((index, Piece(threshold.senior, below_bar[: most + 1], mass, gone)))
+            piece = Piece(threshold.senior, _stripped(below_bar[: most + 1]), mass, gone)
+            span.append((index, piece))
     return span
 
 
@@ -508,15 +547,30 @@ class Node(NamedTuple):
 
     merged: list[tuple[int, Piece]]
     halves: list["Node"]
-    inner: Polynomial
+    inner: Shifted
     inner_mass: int
     inner_gone: int
 
 
-def _plus(a: Polynomial, b: Polynomial) -> Polynomial:
-    if len(a) < len(b):
+def _plus(a: Shifted, b: Shifted) -> Shifted:
+    """The sum of two shifted polynomials."""
+    if a.shift > b.shift:
         a, b = b, a
-    return [x + y for x, y in zip(a, b, strict=False)] + a[len(b) :]
+    total = a.polynomial + [0] * max(b.shift + len(b.polynomial) - a.shift - len(a.polynomial), 0)
+    for k, weight in enumerate(b.polynomial, b.shift - a.shift):
+        total[k] += weight
+    return Shifted(a.shift, total)
+
+
+def _inner(halves: Sequence[Node], top: int) -> Shifted:
+    """The sum over the halves of their merged pieces' and inner polynomial's product."""
+    terms = []
+    for half in halves:
+        factors = [piece.below_bar for _, piece in half.merged] + [half.inner]
+        shift = sum(factor.shift for factor in factors)
+        if shift < top:
+            terms.append(Shifted(shift, _product([f.polynomial for f in factors], top - shift)))
+    return reduce(_plus, terms) if terms else Shifted(top, [0])  # none: nothing below the bar
 
 
 def _node(low: int, high: int, spans: list[tuple[int, Span]], steps: list[int], top: int) -> Node:
@@ -525,7 +579,7 @@ def _node(low: int, high: int, spans: list[tuple[int, Span]], steps: list[int], 
     merged = [(index, span[0][1]) for index, span in spans if len(span) == 1]
     changing = [(index, span) for index, span in spans if len(span) > 1]
     if high - low == 1:  # one threshold: nothing changes
-        return Node(merged, [], [steps[low]], steps[low], steps[low])
+        return Node(merged, [], Shifted(0, [steps[low]]), steps[low], steps[low])
     middle = (low + high) // 2
     left = [(index, [p for p in span if p[0] < middle]) for index, span in changing]
     right = [
@@ -533,13 +587,9 @@ def _node(low: int, high: int, spans: list[tuple[int, Span]], steps: list[int], 
         for index, span in changing
     ]
     halves = [_node(low, middle, left, steps, top), _node(middle, high, right, steps, top)]
-    inner, mass, gone = [0], 0, 0
-    for half in halves:
-        pieces = [piece for _, piece in half.merged]
-        inner = _plus(inner, _product([p.below_bar for p in pieces] + [half.inner], top))
-        mass += prod(piece.mass for piece in pieces) * half.inner_mass
-        gone += prod(piece.gone for piece in pieces) * half.inner_gone
-    return Node(merged, halves, inner, mass, gone)
+    mass = sum(prod(p.mass for _, p in half.merged) * half.inner_mass for half in halves)
+    gone = sum(prod(p.gone for _, p in half.merged) * half.inner_gone for half in halves)
+    return Node(merged, halves, _inner(halves, top), mass, gone)
 
 
 class Outer(NamedTuple):
@@ -570,7 +620,8 @@ def _down(
     inside = Outer(windows[-1], outer.mass * masses[-1], outer.gone * gones[-1])
     for half in node.halves:
         _down(half, inside, staged, test, fail)
-    fewer = _dot(node.inner, [windows[-1].fewer(test.bar - lost) for lost in range(len(node.inner))])
+    lost = range(node.inner.shift, node.inner.shift + len(node.inner.polynomial))
+    fewer = _dot(node.inner.polynomial, [inside.window.fewer(test.bar - k) for k in lost])
     return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
 
 
@@ -663,9 +714,8 @@ def _force_stage(
         spans = [(index, _pieces(test, part, thresholds)) for index, part in enumerate(staged)]
         root = _node(0, len(thresholds), spans, [t.step for t in thresholds], test.bar)
         leaves = [piece.below_bar for _, piece in root.merged] + [root.inner]
-        start = max(test.bar - 1 - sum(len(leaf) - 1 for leaf in leaves), 0)
-        everything = Outer(Window(start, [1] * (test.bar - start)), 1, 1)  # nothing outside
-        broken += _down(root, everything, staged, test, fail_given)
+        nothing = Outer(_nothing_outside(leaves, test.bar), 1, 1)
+        broken += _down(root, nothing, staged, test, fail_given)
     unit_removed, command_removed = _removals(test, staged, fail_given)
     total = prod(part.den for part in staged) * test.out_of
     return Cascade(
