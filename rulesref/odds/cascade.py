@@ -32,6 +32,7 @@ print(odds.unit_removed, odds.force_breaks)  # one of two squads is not below ha
 ```
 """
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -218,10 +219,23 @@ def _product(polynomials: Sequence[Polynomial], top: int | None = None) -> Polyn
     """The product of many polynomials, halving the list (GMP's fast products)."""
     if not polynomials:
         return [1]
-    if len(polynomials) == 1:
-        return polynomials[0][:top]
-    half = len(polynomials) // 2
-    return _times(_product(polynomials[:half], top), _product(polynomials[half:], top), top)
+    ends = list(accumulate((len(polynomial) for polynomial in polynomials), initial=0))
+
+    def between(low: int, high: int) -> Polynomial:
+        if high - low == 1:
+            return polynomials[low][:top]
+        middle = _middle(ends, low, high)
+        return _times(between(low, middle), between(middle, high), top)
+
+    return between(0, len(polynomials))
+
+
+def _middle(ends: Sequence[int], low: int, high: int) -> int:
+    """Where to halve the polynomials from `low` to `high` (excluded, two at least) so that
+    the halves are about as long (`ends[i]`: the length of all before the i-th): a long
+    one goes on its own, and is not multiplied again at every level."""
+    middle = bisect_left(ends, (ends[low] + ends[high]) // 2, low + 1, high)
+    return min(middle, high - 1)
 
 
 def _rungs(part: _Command, keep: bool) -> list[Rung]:
@@ -458,11 +472,12 @@ def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Wind
     half gets the other half's product (each product made once, each window as short as it
     can be). `outer` must reach as far below `top` as all the leaves together."""
     reaches = [len(leaf) - 1 for leaf in leaves]
+    ends = list(accumulate((len(leaf) for leaf in leaves), initial=0))
     products: dict[tuple[int, int], Polynomial] = {}
 
     def product(low: int, high: int) -> Polynomial:
         if (low, high) not in products:
-            middle = (low + high) // 2
+            middle = _middle(ends, low, high)
             products[low, high] = (
                 leaves[low][:top]
                 if high - low == 1
@@ -476,7 +491,7 @@ def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Wind
     def down(low: int, high: int, outer: Window) -> list[Window]:
         if high - low == 1:
             return [outer]
-        middle = (low + high) // 2
+        middle = _middle(ends, low, high)
         left = _shifted(outer, product(middle, high), start(low, middle), top)
         right = _shifted(outer, product(low, middle), start(middle, high), top)
         return down(low, middle, left) + down(middle, high, right)
