@@ -208,11 +208,20 @@ def _times(a: Polynomial, b: Polynomial, top: int | None = None) -> Polynomial:
         return [a[0] * term for term in b[:top]]
     a, b = a[:top], b[:top]
     for one, other in ((a, b), (b, a)):
-        if min(one) < 0:  # packing takes no signs: (one+ - one-) other
-            plus = _times([max(term, 0) for term in one], other, top)
-            minus = _times([max(-term, 0) for term in one], other, top)
-            return [p - m for p, m in zip(plus, minus, strict=True)]
+        lift = -min(one)
+        if lift > 0:  # packing takes no signs: (one + lift) other, less lift times (1 other)
+            raised = _times([term + lift for term in one], other, top)
+            sums = _sliding(other, len(one))
+            return [term - lift * total for term, total in zip(raised, sums, strict=False)]
     return convolve(a, b)[:top]
+
+
+def _sliding(polynomial: Polynomial, width: int) -> Polynomial:
+    """The product of `polynomial` and 1 + x + ... + x^(width - 1): sums of `width`
+    coefficients in a row."""
+    sums = list(accumulate(polynomial, initial=0))
+    last = len(polynomial)
+    return [sums[min(k + 1, last)] - sums[max(k + 1 - width, 0)] for k in range(last + width - 1)]
 
 
 def _product(polynomials: Sequence[Polynomial], top: int | None = None) -> Polynomial:
