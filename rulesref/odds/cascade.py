@@ -624,23 +624,55 @@ class Outer(NamedTuple):
     gone: int
 
 
+def _alike(members: Sequence[tuple[int, Piece]], top: int) -> tuple[Piece, Piece]:
+    """Alike pieces (the same weights) merged at a run, counted once: the piece of all of
+    them but one together, and of all of them."""
+    piece, count = members[0][1], len(members)
+    shift, polynomial = piece.below_bar
+    rest = _product([polynomial] * (count - 1), max(top - shift * (count - 1), 1))
+    whole = _times(rest, polynomial, max(top - shift * count, 1))
+    return (
+        Piece(piece.upto, Shifted(shift * (count - 1), rest), piece.mass ** (count - 1), piece.gone ** (count - 1)),
+        Piece(piece.upto, Shifted(shift * count, whole), piece.mass**count, piece.gone**count),
+    )
+
+
+def _kinds(merged: Sequence[tuple[int, Piece]]) -> list[list[tuple[int, Piece]]]:
+    """The merged pieces, alike ones (the same weights) together."""
+    kinds: dict[tuple[object, ...], list[tuple[int, Piece]]] = defaultdict(list)
+    for index, piece in merged:
+        shift, polynomial = piece.below_bar
+        kinds[shift, tuple(polynomial), piece.mass, piece.gone].append((index, piece))
+    return list(kinds.values())
+
+
+def _add_breaks(part: _Staged, piece: Piece, others: Outer, test: _ForceTest, fail: States) -> None:
+    """Adds to the command's states in `piece` the weight with which the force breaks with
+    them, given what the other commands lose (`others`, over the run's thresholds)."""
+    for state in part.outcomes:
+        if max(state.senior, test.floor) <= piece.upto:
+            fewer = others.window.fewer(test.bar - (part.part.before - state.units))
+            fail[state] += others.mass - (0 if state.units else others.gone) - fewer
+
+
 def _down(
     node: Node, outer: Outer, staged: Sequence[_Staged], test: _ForceTest, fail: list[States]
 ) -> int:
     """LD-11, LD-12 on a run of thresholds: add to each merged command's states the weight
     with which the force breaks on the run's thresholds, then go down the halves. Returns
     the weight with which the force breaks on the run."""
-    leaves = [piece.below_bar for _, piece in node.merged] + [node.inner]
+    kinds = _kinds(node.merged)
+    alike = [_alike(members, test.bar) for members in kinds]
+    leaves = [whole.below_bar for _, whole in alike] + [node.inner]
     windows = _outside(leaves, test.bar, outer.window)
-    masses = _all_but_one([piece.mass for _, piece in node.merged] + [node.inner_mass])
-    gones = _all_but_one([piece.gone for _, piece in node.merged] + [node.inner_gone])
-    for (index, piece), window, mass, gone in zip(node.merged, windows, masses, gones):
-        part = staged[index]
-        for state in part.outcomes:
-            if max(state.senior, test.floor) <= piece.upto:
-                fewer = window.fewer(test.bar - (part.part.before - state.units))
-                emptied = 0 if state.units else outer.gone * gone
-                fail[index][state] += outer.mass * mass - emptied - fewer
+    masses = _all_but_one([whole.mass for _, whole in alike] + [node.inner_mass])
+    gones = _all_but_one([whole.gone for _, whole in alike] + [node.inner_gone])
+    for members, (rest, _), window, mass, gone in zip(kinds, alike, windows, masses, gones):
+        if len(members) > 1:  # the others of its kind too
+            window = _outside([members[0][1].below_bar, rest.below_bar], test.bar, window)[0]
+        others = Outer(window, outer.mass * mass * rest.mass, outer.gone * gone * rest.gone)
+        for index, piece in members:
+            _add_breaks(staged[index], piece, others, test, fail[index])
     inside = Outer(windows[-1], outer.mass * masses[-1], outer.gone * gones[-1])
     for half in node.halves:
         _down(half, inside, staged, test, fail)
