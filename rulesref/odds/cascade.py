@@ -549,7 +549,8 @@ def _pieces(test: _ForceTest, part: _Staged, thresholds: Sequence[Threshold]) ->
         (max(state.senior, test.floor), part.part.before - state.units, state.units, weight)
         for state, weight in part.outcomes.items()
     )
-    below_bar, mass, gone, most, joined, span = [0] * test.bar, 0, 0, 0, 0, []
+    span: Span = []
+    below_bar, mass, gone, most, joined = [0] * test.bar, 0, 0, 0, 0
     for index, threshold in enumerate(thresholds):
         first = joined
         while joined < len(by_level) and by_level[joined][0] <= threshold.senior:
@@ -632,8 +633,14 @@ def _alike(members: Sequence[tuple[int, Piece]], top: int) -> tuple[Piece, Piece
     rest = _product([polynomial] * (count - 1), max(top - shift * (count - 1), 1))
     whole = _times(rest, polynomial, max(top - shift * count, 1))
     return (
-        Piece(piece.upto, Shifted(shift * (count - 1), rest), piece.mass ** (count - 1), piece.gone ** (count - 1)),
-        Piece(piece.upto, Shifted(shift * count, whole), piece.mass**count, piece.gone**count),
+        piece._replace(
+            below_bar=Shifted(shift * (count - 1), rest),
+            mass=piece.mass ** (count - 1),
+            gone=piece.gone ** (count - 1),
+        ),
+        piece._replace(
+            below_bar=Shifted(shift * count, whole), mass=piece.mass**count, gone=piece.gone**count
+        ),
     )
 
 
@@ -667,7 +674,8 @@ def _down(
     windows = _outside(leaves, test.bar, outer.window)
     masses = _all_but_one([whole.mass for _, whole in alike] + [node.inner_mass])
     gones = _all_but_one([whole.gone for _, whole in alike] + [node.inner_gone])
-    for members, (rest, _), window, mass, gone in zip(kinds, alike, windows, masses, gones):
+    outside = zip(windows[:-1], masses[:-1], gones[:-1], strict=True)
+    for members, (rest, _), (window, mass, gone) in zip(kinds, alike, outside, strict=True):
         if len(members) > 1:  # the others of its kind too
             window = _outside([members[0][1].below_bar, rest.below_bar], test.bar, window)[0]
         others = Outer(window, outer.mass * mass * rest.mass, outer.gone * gone * rest.gone)
