@@ -11,12 +11,16 @@ k units:
   (hold + fail x)^n. The weights of units lost with the senior figure at most s are one
   product of those polynomials for each s the command may end with (the units with a
   better claim all failed), multiplied by GMP on packed integers (`rulesref.dice.convolve`).
-- **Across commands**, for each figure the force may test on (a threshold), the commands'
-  polynomials of the units lost with a senior no better are multiplied, up to the units
-  that make the force test; what lies above each command is the product of the others,
-  found for every command at once by halving the list (alike commands once, as a power;
-  the units a command surely loses taken out first, lowering the bar). Only thresholds
-  every command can reach, and from which the force can reach its bar, are counted.
+- **Across commands**, the force fails on the figures it may test on (thresholds) with the
+  weight of a polynomial of what every command loses with a senior no better, up to the
+  units that make the force test. A command's polynomial changes only at the thresholds
+  of its own figures, so the thresholds are halved: on each run, the commands that stay
+  the same over the whole run (and not over the run above) are multiplied in once, with
+  the sum over the run's thresholds of what the others make (built bottom-up). Going back
+  down, what lies outside each command is found for all of them at once by halving the
+  list (halves of about equal length; alike commands once, as a power; the units a command
+  surely loses taken out first, lowering the bar), as windows only as wide as needed.
+  Only thresholds every command can reach are counted.
 - **Back down**, the weight that a unit's command and force stay is a sum over the
   command's states; for the states in which one unit holds, its (hold + fail x) factor is
   divided out of the polynomials (exactly), once for each kind of unit.
