@@ -570,7 +570,8 @@ def _pieces(test: _ForceTest, part: _Staged, thresholds: Sequence[Threshold]) ->
 
 class Node(NamedTuple):
     """A run of thresholds in the halving. `merged`: the pieces (command index, piece) of
-    the commands that change in the run above but not in this one. `inner`: the sum over
+    the commands that change in the run above but not in this one (at the top: that never
+    change). `inner`: the sum over
     the run's thresholds of the step times the product of the pieces of the commands that
     change in this run (below the bar), with the same for their masses and emptied weights."""
 
@@ -592,7 +593,8 @@ def _plus(a: Shifted, b: Shifted) -> Shifted:
 
 
 def _inner(halves: Sequence[Node], top: int) -> Shifted:
-    """The sum over the halves of their merged pieces' and inner polynomial's product."""
+    """The sum over the halves of the product of their merged pieces and their `inner`,
+    below the bar `top`."""
     terms = []
     for half in halves:
         factors = [piece.below_bar for _, piece in half.merged] + [half.inner]
