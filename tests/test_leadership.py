@@ -574,6 +574,34 @@ def test_cascade_matches_brute_force_on_alike_units_and_commands(drawn, keep):
     assert_agrees(force, casualties, readings=Readings(removed_figures_survive=keep))
 
 
+@st.composite
+def ranked_forces(draw):
+    """Three to five commands of one unit (two in the first), each led by an independent
+    leader of its own rank and Leadership, or by one in its unit, with up to three re-rolls
+    for every unit, command and the force: the force may test on many figures, in any
+    order of Leadership, and each command changes them at a different one."""
+    ranks = draw(st.lists(st.integers(1, 100), min_size=5, max_size=5, unique=True))
+    commands, casualties = [], {}
+    for c in range(draw(st.integers(3, 5))):
+        units = []
+        for u in range(2 if c == 0 else 1):
+            doctrine = Doctrine(draw(st.integers(0, 3)))
+            units.append(Unit(f"u{c}{u}", 4, draw(st.integers(2, 6)), doctrine=doctrine))
+            casualties[f"u{c}{u}"] = draw(st.sampled_from([0, 3, 3, 4]))
+        where = draw(st.sampled_from([None, None, units[0].name]))
+        leader = Leader(f"l{c}", draw(st.integers(2, 6)), ranks[c], where)
+        commands.append(Command(f"c{c}", units, [leader], Doctrine(draw(st.integers(0, 3)))))
+    return Force(commands, doctrine=Doctrine(draw(st.integers(0, 3)))), casualties
+
+
+@settings(FAST, max_examples=15)
+@given(ranked_forces(), st.booleans())
+def test_cascade_matches_brute_force_on_distinct_ranks_and_rerolls(drawn, keep):
+    """The halving over the figures the force may test on, against the brute force."""
+    force, casualties = drawn
+    assert_agrees(force, casualties, readings=Readings(removed_figures_survive=keep))
+
+
 def test_identical_commands_match_brute_force():
     """Four identical platoons whose every unit tests: one kind of command, as a power."""
     commands = [

@@ -11,12 +11,16 @@ k units:
   (hold + fail x)^n. The weights of units lost with the senior figure at most s are one
   product of those polynomials for each s the command may end with (the units with a
   better claim all failed), multiplied by GMP on packed integers (`rulesref.dice.convolve`).
-- **Across commands**, for each figure the force may test on (a threshold), the commands'
-  polynomials of the units lost with a senior no better are multiplied, up to the units
-  that make the force test; what lies above each command is the product of the others,
-  found for every command at once by halving the list (alike commands once, as a power;
-  the units a command surely loses taken out first, lowering the bar). Only thresholds
-  every command can reach, and from which the force can reach its bar, are counted.
+- **Across commands**, the force fails on the figures it may test on (thresholds) with the
+  weight of a polynomial of what every command loses with a senior no better, up to the
+  units that make the force test. A command's polynomial changes only at the thresholds
+  of its own figures, so the thresholds are halved: on each run, the commands that stay
+  the same over the whole run (and not over the run above) are multiplied in once, with
+  the sum over the run's thresholds of what the others make (built bottom-up). Going back
+  down, what lies outside each command is found for all of them at once by halving the
+  list (halves of about equal length; alike commands once, as a power; the units a command
+  surely loses taken out first, lowering the bar), as windows only as wide as needed.
+  Only thresholds every command can reach are counted.
 - **Back down**, the weight that a unit's command and force stay is a sum over the
   command's states; for the states in which one unit holds, its (hold + fail x) factor is
   divided out of the polynomials (exactly), once for each kind of unit.
@@ -32,9 +36,11 @@ print(odds.unit_removed, odds.force_breaks)  # one of two squads is not below ha
 ```
 """
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from itertools import accumulate
 from math import gcd, prod
 from typing import NamedTuple
@@ -204,17 +210,45 @@ def _times(a: Polynomial, b: Polynomial, top: int | None = None) -> Polynomial:
         a, b = b, a
     if len(a) == 1:  # a number: no packing
         return [a[0] * term for term in b[:top]]
-    return convolve(a[:top], b[:top])[:top]
+    a, b = a[:top], b[:top]
+    for one, other in ((a, b), (b, a)):
+        lift = -min(one)
+        if lift > 0:  # packing takes no signs: (one + lift) other, less lift times (1 other)
+            raised = _times([term + lift for term in one], other, top)
+            sums = _sliding(other, len(one))
+            return [term - lift * total for term, total in zip(raised, sums, strict=False)]
+    return convolve(a, b)[:top]
+
+
+def _sliding(polynomial: Polynomial, width: int) -> Polynomial:
+    """The product of `polynomial` and 1 + x + ... + x^(width - 1): sums of `width`
+    coefficients in a row."""
+    sums = list(accumulate(polynomial, initial=0))
+    last = len(polynomial)
+    return [sums[min(k + 1, last)] - sums[max(k + 1 - width, 0)] for k in range(last + width - 1)]
 
 
 def _product(polynomials: Sequence[Polynomial], top: int | None = None) -> Polynomial:
     """The product of many polynomials, halving the list (GMP's fast products)."""
     if not polynomials:
         return [1]
-    if len(polynomials) == 1:
-        return polynomials[0][:top]
-    half = len(polynomials) // 2
-    return _times(_product(polynomials[:half], top), _product(polynomials[half:], top), top)
+    ends = list(accumulate((len(polynomial) for polynomial in polynomials), initial=0))
+
+    def between(low: int, high: int) -> Polynomial:
+        if high - low == 1:
+            return polynomials[low][:top]
+        middle = _middle(ends, low, high)
+        return _times(between(low, middle), between(middle, high), top)
+
+    return between(0, len(polynomials))
+
+
+def _middle(ends: Sequence[int], low: int, high: int) -> int:
+    """Where to halve the polynomials from `low` to `high` (excluded, two at least) so that
+    the halves are about as long (`ends[i]`: the length of all before the i-th): a long
+    one goes on its own, and is not multiplied again at every level."""
+    middle = bisect_left(ends, (ends[low] + ends[high]) // 2, low + 1, high)
+    return min(middle, high - 1)
 
 
 def _rungs(part: _Command, keep: bool) -> list[Rung]:
@@ -409,79 +443,54 @@ def _nothing_left(test: _ForceTest, staged: Sequence[_Staged]) -> tuple[int, lis
     return test.out_of * prod(zeros), fail_given
 
 
-class _Lost(NamedTuple):
-    """A command's weights by units lost, with its senior no better than a threshold."""
-
-    below_bar: tuple[int, ...]  # the weights of losing 0, 1, ... units, below the bar
-    mass: int  # all its weight, losing any number
-    gone: int  # the weight of its emptied states
-    reach: int  # the most units it may lose
-
-
-def _lost_up_to(test: _ForceTest, part: _Staged, threshold: Threshold) -> _Lost:
-    below_bar, mass, gone, most = [0] * min(part.part.before + 1, test.bar), 0, 0, 0
-    for (left, senior), weight in part.outcomes.items():
-        if max(senior, test.floor) <= threshold.senior:
-            lost = part.part.before - left
-            if lost < test.bar:
-                below_bar[lost] += weight
-            mass += weight
-            gone += 0 if left else weight
-            most = max(most, lost)
-    return _Lost(tuple(below_bar[: most + 1]), mass, gone, most)
-
-
-class _Powers(dict[tuple[tuple[int, ...], int], Polynomial]):
-    """Powers of the commands' polynomials below the bar, kept from one threshold to the
-    next, where a kind of command usually gains one command: one product more."""
-
-    def __init__(self, top: int) -> None:
-        super().__init__()
-        self.top = top
-
-    def __missing__(self, key: tuple[tuple[int, ...], int]) -> Polynomial:
-        kind, count = key
-        if count == 0:
-            return [1]
-        if count == 1 or (kind, count - 1) in self:
-            power = _times(self[kind, count - 1], list(kind), self.top)
-        else:
-            power = _times(self[kind, count // 2], self[kind, count - count // 2], self.top)
-        self[key] = power
-        return power
-
-
 class Window(NamedTuple):
-    """Cumulative weights (entry j: the coefficients up to degree j) of a polynomial times
-    x^`shift`, from degree `shift + start` up to the bar: all a command needs of what the
-    other commands lose."""
+    """Cumulative weights (entry j: the coefficients up to degree `start + j`) of a
+    polynomial, up to the bar: all a command needs of what the other commands lose."""
 
     start: int
     sums: list[int]
-    shift: int = 0
 
     def fewer(self, units: int) -> int:
         """The weight of losing fewer than `units` units."""
-        units -= self.shift
-        return self.sums[units - 1 - self.start] if units > 0 and self.sums else 0
+        index = units - 1 - self.start
+        return self.sums[index] if index >= 0 and self.sums else 0
+
+
+class Shifted(NamedTuple):
+    """x^`shift` times `polynomial`: weights by units lost, `shift` of them surely lost."""
+
+    shift: int
+    polynomial: Polynomial
+
+
+def _stripped(polynomial: Polynomial) -> Shifted:
+    """The polynomial with its sure losses (the zero coefficients below the first) taken
+    out; all zero, it stays as it is."""
+    shift = next((k for k, weight in enumerate(polynomial) if weight), 0)
+    return Shifted(shift, polynomial[shift:])
 
 
 def _shifted(window: Window, polynomial: Polynomial, start: int, top: int) -> Window:
     """The window from `start` to `top` of the cumulative weights of the product of the
-    window's polynomial and `polynomial` (degree at most `start - window.start`)."""
-    product = _times(window.sums, polynomial)
-    return Window(start, product[start - window.start : top - window.start])
+    window's polynomial and `polynomial` (degree at most `start - window.start`, or the
+    window's polynomial has nothing below its start)."""
+    low = min(window.start, start)  # below its start, the window's sums are 0
+    product = _times([0] * (window.start - low) + window.sums, polynomial)
+    return Window(start, product[start - low : top - low])
 
 
-def _outside(leaves: Sequence[Polynomial], reaches: Sequence[int], top: int) -> list[Window]:
-    """For each leaf, the window of the product of all the other leaves that can matter
-    to it, the `reaches[i]` degrees below `top`: halving the list, each half gets the
-    other half's product (each product made once, each window as short as it can be)."""
+def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
+    """For each leaf, the window of the product of `outer`'s polynomial and all the other
+    leaves that can matter to it, the leaf's degree below `top`: halving the list, each
+    half gets the other half's product (each product made once, each window as short as it
+    can be). `outer` must reach as far below `top` as all the leaves together."""
+    reaches = [len(leaf) - 1 for leaf in leaves]
+    ends = list(accumulate((len(leaf) for leaf in leaves), initial=0))
     products: dict[tuple[int, int], Polynomial] = {}
 
     def product(low: int, high: int) -> Polynomial:
         if (low, high) not in products:
-            middle = (low + high) // 2
+            middle = _middle(ends, low, high)
             products[low, high] = (
                 leaves[low][:top]
                 if high - low == 1
@@ -495,81 +504,195 @@ def _outside(leaves: Sequence[Polynomial], reaches: Sequence[int], top: int) -> 
     def down(low: int, high: int, outer: Window) -> list[Window]:
         if high - low == 1:
             return [outer]
-        middle = (low + high) // 2
+        middle = _middle(ends, low, high)
         left = _shifted(outer, product(middle, high), start(low, middle), top)
         right = _shifted(outer, product(low, middle), start(middle, high), top)
         return down(low, middle, left) + down(middle, high, right)
 
-    everything = start(0, len(leaves))
-    return down(0, len(leaves), Window(everything, [1] * (top - everything)))
+    return down(0, len(leaves), outer)
 
 
-class _Below(NamedTuple):
-    """What the other commands lose, below the bar."""
-
-    fewer: dict[tuple[int, ...], Window]  # by kind of command
-    everyone: int  # the weight of all the commands together losing fewer than the bar
-
-
-def _others_below(test: _ForceTest, lost: Sequence[_Lost], powers: _Powers) -> _Below:
-    """For each kind of command (alike weights below the bar), the cumulative weights of
-    the units all the other commands lose. The units a command surely loses come out
-    first (x^m), lowering the bar; alike commands count once, as a power; commands left
-    with a single term are a number."""
-    counts: dict[tuple[int, ...], int] = defaultdict(int)
-    reach: dict[tuple[int, ...], int] = defaultdict(int)
-    for command in lost:
-        counts[command.below_bar] += 1
-        reach[command.below_bar] = max(reach[command.below_bar], command.reach)
-    sure = {kind: next((k for k, w in enumerate(kind) if w), len(kind)) for kind in counts}
-    top = test.bar - sum(sure[kind] * count for kind, count in counts.items())
-    lone = [kind for kind in counts if len(kind) - sure[kind] <= 1]  # zero or one term
-    number = prod(kind[sure[kind]] ** counts[kind] if kind[sure[kind] :] else 0 for kind in lone)
-    kinds = [kind for kind in counts if kind not in lone]
-    stripped = {kind: list(kind[sure[kind] :]) for kind in kinds}
-    if top <= 0 or not number:
-        return _Below(dict.fromkeys(counts, Window(0, [])), 0)  # the bar is always reached
-    leaves = [powers[tuple(stripped[kind]), counts[kind]] for kind in kinds] + [[number]]
-    reaches = [(reach[kind] - sure[kind]) * counts[kind] for kind in kinds] + [0]
-    outsides = _outside(leaves, reaches, top)
-    fewer = {}
-    for kind, outside in zip(kinds, outsides, strict=False):
-        start = max(top - 1 - (reach[kind] - sure[kind]), 0)
-        others = powers[tuple(stripped[kind]), counts[kind] - 1]
-        shift = test.bar - top - sure[kind]  # the units the others surely lose
-        fewer[kind] = _shifted(outside, others, start, top)._replace(shift=shift)
-    rest = outsides[-1].sums[-1]  # the weight of every other command's losing below `top`
-    for kind in lone:  # one state below the bar: the others' weight below it, less its own
-        own = kind[sure[kind]]
-        fewer[kind] = Window(top - 1, [number // own * rest], test.bar - top - sure[kind])
-    return _Below(fewer, number * rest)
+def _outside(leaves: Sequence[Shifted], top: int, outer: Window) -> list[Window]:
+    """`_halving` on the leaves without their sure losses, under a bar lowered by them all;
+    each window then moved up by the sure losses of the other leaves."""
+    shift = sum(leaf.shift for leaf in leaves)
+    if top <= shift or not outer.sums:
+        return [Window(0, [])] * len(leaves)  # the bar is always reached
+    windows = _halving([leaf.polynomial for leaf in leaves], top - shift, outer)
+    return [
+        Window(window.start + shift - leaf.shift, window.sums)
+        for window, leaf in zip(windows, leaves, strict=True)
+    ]
 
 
-def _at_threshold(
-    test: _ForceTest,
-    staged: Sequence[_Staged],
-    threshold: Threshold,
-    fail_given: list[States],
-    powers: _Powers,
+def _nothing_outside(leaves: Sequence[Shifted], top: int) -> Window:
+    """The window `_outside` needs of the number 1 (cumulative weights all 1)."""
+    lowered = top - sum(leaf.shift for leaf in leaves)
+    start = max(lowered - 1 - sum(len(leaf.polynomial) - 1 for leaf in leaves), 0)
+    return Window(start, [1] * max(lowered - start, 0))
+
+
+class Piece(NamedTuple):
+    """A command's states that count on a run of thresholds (their senior no better than
+    `upto`, the run's first): their weights by units lost below the bar, all their weight,
+    and the weight of the emptied ones among them."""
+
+    upto: Claim
+    below_bar: Shifted
+    mass: int
+    gone: int
+
+
+Span = list[tuple[int, Piece]]  # a command's pieces on a run: (first threshold, piece)
+
+
+def _pieces(test: _ForceTest, part: _Staged, thresholds: Sequence[Threshold]) -> Span:
+    """The command's states with a senior no better than each threshold: a new piece only
+    at the thresholds where some state joins."""
+    by_level = sorted(
+        (max(state.senior, test.floor), part.part.before - state.units, state.units, weight)
+        for state, weight in part.outcomes.items()
+    )
+    span: Span = []
+    below_bar, mass, gone, most, joined = [0] * test.bar, 0, 0, 0, 0
+    for index, threshold in enumerate(thresholds):
+        first = joined
+        while joined < len(by_level) and by_level[joined][0] <= threshold.senior:
+            _, lost, left, weight = by_level[joined]
+            if lost < test.bar:
+                below_bar[lost], most = below_bar[lost] + weight, max(most, lost)
+            mass, gone, joined = mass + weight, gone + (0 if left else weight), joined + 1
+        if joined > first or not span:
+            piece = Piece(threshold.senior, _stripped(below_bar[: most + 1]), mass, gone)
+            span.append((index, piece))
+    return span
+
+
+class Node(NamedTuple):
+    """A run of thresholds in the halving. `merged`: the pieces (command index, piece) of
+    the commands that change in the run above but not in this one (at the top: that never
+    change). `inner`: the sum over
+    the run's thresholds of the step times the product of the pieces of the commands that
+    change in this run (below the bar), with the same for their masses and emptied weights."""
+
+    merged: list[tuple[int, Piece]]
+    halves: list["Node"]
+    inner: Shifted
+    inner_mass: int
+    inner_gone: int
+
+
+def _plus(a: Shifted, b: Shifted) -> Shifted:
+    """The sum of two shifted polynomials."""
+    if a.shift > b.shift:
+        a, b = b, a
+    total = a.polynomial + [0] * max(b.shift + len(b.polynomial) - a.shift - len(a.polynomial), 0)
+    for k, weight in enumerate(b.polynomial, b.shift - a.shift):
+        total[k] += weight
+    return Shifted(a.shift, total)
+
+
+def _inner(halves: Sequence[Node], top: int) -> Shifted:
+    """The sum over the halves of the product of their merged pieces and their `inner`,
+    below the bar `top`."""
+    terms = []
+    for half in halves:
+        factors = [piece.below_bar for _, piece in half.merged] + [half.inner]
+        shift = sum(factor.shift for factor in factors)
+        if shift < top:
+            terms.append(Shifted(shift, _product([f.polynomial for f in factors], top - shift)))
+    return reduce(_plus, terms) if terms else Shifted(top, [0])  # none: nothing below the bar
+
+
+def _node(low: int, high: int, spans: list[tuple[int, Span]], steps: list[int], top: int) -> Node:
+    """The halving of the thresholds from `low` to `high` (excluded), for the commands that
+    change in the run above (all of them at the top), each with its pieces on this run."""
+    merged = [(index, span[0][1]) for index, span in spans if len(span) == 1]
+    changing = [(index, span) for index, span in spans if len(span) > 1]
+    if high - low == 1:  # one threshold: nothing changes
+        return Node(merged, [], Shifted(0, [steps[low]]), steps[low], steps[low])
+    middle = (low + high) // 2
+    left = [(index, [p for p in span if p[0] < middle]) for index, span in changing]
+    right = [
+        (index, [p for p in span if p[0] <= middle][-1:] + [p for p in span if p[0] > middle])
+        for index, span in changing
+    ]
+    halves = [_node(low, middle, left, steps, top), _node(middle, high, right, steps, top)]
+    mass = sum(prod(p.mass for _, p in half.merged) * half.inner_mass for half in halves)
+    gone = sum(prod(p.gone for _, p in half.merged) * half.inner_gone for half in halves)
+    return Node(merged, halves, _inner(halves, top), mass, gone)
+
+
+class Outer(NamedTuple):
+    """What lies outside a run's commands: the pieces merged above it, multiplied."""
+
+    window: Window  # cumulative weights by units lost, as far below the bar as matters
+    mass: int
+    gone: int
+
+
+def _alike(members: Sequence[tuple[int, Piece]], top: int) -> tuple[Piece, Piece]:
+    """Alike pieces (the same weights) merged at a run, counted once: the piece of all of
+    them but one together, and of all of them."""
+    piece, count = members[0][1], len(members)
+    shift, polynomial = piece.below_bar
+    rest = _product([polynomial] * (count - 1), max(top - shift * (count - 1), 1))
+    whole = _times(rest, polynomial, max(top - shift * count, 1))
+    return (
+        piece._replace(
+            below_bar=Shifted(shift * (count - 1), rest),
+            mass=piece.mass ** (count - 1),
+            gone=piece.gone ** (count - 1),
+        ),
+        piece._replace(
+            below_bar=Shifted(shift * count, whole), mass=piece.mass**count, gone=piece.gone**count
+        ),
+    )
+
+
+def _kinds(merged: Sequence[tuple[int, Piece]]) -> list[list[tuple[int, Piece]]]:
+    """The merged pieces, alike ones (the same weights) together."""
+    kinds: dict[tuple[object, ...], list[tuple[int, Piece]]] = defaultdict(list)
+    for index, piece in merged:
+        shift, polynomial = piece.below_bar
+        kinds[shift, tuple(polynomial), piece.mass, piece.gone].append((index, piece))
+    return list(kinds.values())
+
+
+def _add_breaks(part: _Staged, piece: Piece, others: Outer, test: _ForceTest, fail: States) -> None:
+    """Adds to the command's states in `piece` the weight with which the force breaks with
+    them, given what the other commands lose (`others`, over the run's thresholds)."""
+    for state in part.outcomes:
+        if max(state.senior, test.floor) <= piece.upto:
+            fewer = others.window.fewer(test.bar - (part.part.before - state.units))
+            fail[state] += others.mass - (0 if state.units else others.gone) - fewer
+
+
+def _down(
+    node: Node, outer: Outer, staged: Sequence[_Staged], test: _ForceTest, fail: list[States]
 ) -> int:
-    """LD-11, LD-12 for one threshold: the weight with which the force breaks on it, and
-    the same for each command's states, added to `fail_given`."""
-    lost = [_lost_up_to(test, part, threshold) for part in staged]
-    if sum(command.reach for command in lost) < test.bar:
-        return 0  # the force cannot lose enough units to test: nothing to add
-    below = _others_below(test, lost, powers)
-    masses = _all_but_one([command.mass for command in lost])
-    nobody = _all_but_one([command.gone for command in lost])
-    for index, (part, command) in enumerate(zip(staged, lost, strict=True)):
-        fewer = below.fewer[command.below_bar]
-        for state in part.outcomes:
-            if max(state.senior, test.floor) <= threshold.senior:
-                short = test.bar - (part.part.before - state.units)  # others must lose this many
-                weight = masses[index] - fewer.fewer(short)
-                weight -= 0 if state.units else nobody[index]
-                fail_given[index][state] += threshold.step * weight
-    everyone = prod(command.mass for command in lost) - below.everyone
-    return threshold.step * (everyone - prod(command.gone for command in lost))
+    """LD-11, LD-12 on a run of thresholds: add to each merged command's states the weight
+    with which the force breaks on the run's thresholds, then go down the halves. Returns
+    the weight with which the force breaks on the run."""
+    kinds = _kinds(node.merged)
+    alike = [_alike(members, test.bar) for members in kinds]
+    leaves = [whole.below_bar for _, whole in alike] + [node.inner]
+    windows = _outside(leaves, test.bar, outer.window)
+    masses = _all_but_one([whole.mass for _, whole in alike] + [node.inner_mass])
+    gones = _all_but_one([whole.gone for _, whole in alike] + [node.inner_gone])
+    outside = zip(windows[:-1], masses[:-1], gones[:-1], strict=True)
+    for members, (rest, _), (window, mass, gone) in zip(kinds, alike, outside, strict=True):
+        if len(members) > 1:  # the others of its kind too
+            window = _outside([members[0][1].below_bar, rest.below_bar], test.bar, window)[0]
+        others = Outer(window, outer.mass * mass * rest.mass, outer.gone * gone * rest.gone)
+        for index, piece in members:
+            _add_breaks(staged[index], piece, others, test, fail[index])
+    inside = Outer(windows[-1], outer.mass * masses[-1], outer.gone * gones[-1])
+    for half in node.halves:
+        _down(half, inside, staged, test, fail)
+    lost = range(node.inner.shift, node.inner.shift + len(node.inner.polynomial))
+    fewer = _dot(node.inner.polynomial, [inside.window.fewer(test.bar - k) for k in lost])
+    return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
 
 
 def _divided(polynomial: Polynomial, weights: Weights) -> Polynomial:
@@ -656,9 +779,13 @@ def _force_stage(
     """LD-11, LD-12 across commands, then back down to each command and unit."""
     test = _force_test(force, prefer)
     broken, fail_given = _nothing_left(test, staged)
-    powers = _Powers(test.bar)
-    for threshold in _thresholds(force, test, staged):
-        broken += _at_threshold(test, staged, threshold, fail_given, powers)
+    thresholds = _thresholds(force, test, staged)
+    if thresholds:
+        spans = [(index, _pieces(test, part, thresholds)) for index, part in enumerate(staged)]
+        root = _node(0, len(thresholds), spans, [t.step for t in thresholds], test.bar)
+        leaves = [piece.below_bar for _, piece in root.merged] + [root.inner]
+        nothing = Outer(_nothing_outside(leaves, test.bar), 1, 1)
+        broken += _down(root, nothing, staged, test, fail_given)
     unit_removed, command_removed = _removals(test, staged, fail_given)
     total = prod(part.den for part in staged) * test.out_of
     return Cascade(
