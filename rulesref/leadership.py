@@ -65,7 +65,7 @@ MAX_UNITS = 4000  # in a command, and in the whole force
 # (a command may hold them all): the most it answers within about two seconds in the
 # slowest shape we know, where each of hundreds of commands may leave the force testing
 # on a figure of its own rank (benchmarks/cascade.py).
-MAX_CASCADE_TESTS = 400
+MAX_CASCADE_TESTS = 1000
 WRITTEN = re.compile(r"([2-6])\+")
 
 
