@@ -12,6 +12,7 @@ from sympy import Rational
 
 from rulesref.break_test import break_test_probability
 from rulesref.cli import main
+from rulesref.leadership import MAX_CASCADE_TESTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "rulesref"
@@ -200,7 +201,7 @@ HOSTILE = [
     ),
     ("an escape code", lambda t: ["cascade", _force_file(t, name="\x1b[2J")], "force name"),
     ("a lone surrogate", lambda t: ["cascade", _force_file(t, name="\ud800")], "force name"),
-    ("too many tests", lambda t: ["cascade", _many_tests(t)], "at most 400 units"),
+    ("too many tests", lambda t: ["cascade", _many_tests(t)], f"at most {MAX_CASCADE_TESTS} units"),
     ("a number with a newline", lambda t: ["leadership", "--target", "4+\n"], "target"),
     (
         "Arabic-Indic digit",
@@ -242,14 +243,16 @@ HOSTILE = [
 
 
 def _many_tests(tmp_path) -> str:
+    """One test more than the cascade takes, in commands of 30 testing units."""
+    sizes = [30] * (MAX_CASCADE_TESTS // 30) + [MAX_CASCADE_TESTS % 30 + 1]
     commands = [
         {
             "name": f"C{c}",
-            "units": [{"name": f"U{c}-{u}", "starting": 10, "leadership": 4} for u in range(30)],
+            "units": [{"name": f"U{c}-{u}", "starting": 10, "leadership": 4} for u in range(size)],
         }
-        for c in range(14)
+        for c, size in enumerate(sizes)
     ]
-    casualties = {f"U{c}-{u}": 6 for c in range(14) for u in range(30)}
+    casualties = {unit["name"]: 6 for command in commands for unit in command["units"]}
     path = tmp_path / "many.json"
     path.write_text(json.dumps({"name": "F", "commands": commands, "casualties": casualties}))
     return str(path)
