@@ -213,7 +213,7 @@ def battle_hits(library: str) -> dict[str, dict[int, str]]:
     (+2 artillery, +1 cavalry, -1 Damaged, FUBAR 1s, a fortified defender)."""
     battle = _battle()
     if library == "rulesref":
-        from rulesref.campaign import hits_odds
+        from rulesref.odds.battle import hits_odds
 
         hits = hits_odds(battle)
         return hits
@@ -236,7 +236,7 @@ def battle_hits(library: str) -> dict[str, dict[int, str]]:
 
 def battle_everything(library: str) -> dict[str, str]:
     """7. Every outcome of the same battle: hits, routs, victor, checks (rulesref only)."""
-    from rulesref.campaign import battle_odds
+    from rulesref.odds.battle import battle_odds
 
     return {str(k): str(v) for k, v in battle_odds(_battle()).outcomes.items()}
 
@@ -246,7 +246,7 @@ def cascade(library: str) -> dict[str, str]:
     sys.path.insert(0, str(Path(__file__).parent))
     from cascade import make_force  # the force of benchmarks/cascade.py
 
-    from rulesref.leadership import cascade_probabilities
+    from rulesref.odds.cascade import cascade_probabilities
 
     force, casualties = make_force(200)
     return {"force breaks": str(cascade_probabilities(force, casualties).force_breaks)}
@@ -276,6 +276,8 @@ IMPORTS = {
         "rulesref.break_test",
         "rulesref.leadership",
         "rulesref.campaign",
+        "rulesref.odds.battle",
+        "rulesref.odds.cascade",
     ),
     "icepool": ("icepool",),
     "dyce": ("dyce", "dyce.evaluation"),

@@ -134,9 +134,12 @@ def text(name: str, value: object, *, empty: bool = False) -> str:
 def chance(name: str, value: object) -> Rational:
     """Return `value` if it is an exact probability, a sympy Rational (or an int) from 0
     to 1, else raise `RulesError` (never a float, a bool or a NaN)."""
-    if isinstance(value, bool) or not isinstance(value, Rational | int) or not 0 <= value <= 1:
+    if isinstance(value, bool) or not isinstance(value, Rational | int):
         raise RulesError(f"{name} must be a Rational from 0 to 1, got {_shown(value)}")
-    return Rational(value)
+    exact = value if isinstance(value, Rational) else Rational(value)
+    if not 0 <= exact.numerator <= exact.denominator:  # whole numbers: no symbolic comparison
+        raise RulesError(f"{name} must be a Rational from 0 to 1, got {_shown(value)}")
+    return exact
 
 
 def dice_roll(name: str, value: object, count: int) -> tuple[int, ...]:
