@@ -244,6 +244,7 @@ CASES = [
     ("alone", lambda: st.Round(alone=True, unit=None)),
     ("unit", lambda: st.Round(unit="holds")),
     ("unit", lambda: st.Round(unit=None)),
+    ("unit", lambda: st.Round(troops=st.Troops.IMMUNE, unit=st.UnitFate.BREAKS)),
     ("character", lambda: st.Round(unit=st.UnitFate.HOLDS, character="killed")),
     ("character", lambda: st.Round(army_standard=True, unit=st.UnitFate.HOLDS)),
     ("character", lambda: st.Round(unit=st.UnitFate.HOLDS, character=st.Character.KILLED)),
