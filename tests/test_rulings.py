@@ -119,6 +119,9 @@ BATTLES = {
     "damaged and FUBAR v a garrison": ca.Battle(
         ca.Side([_P(state="damaged"), _P(state="fubar")]), ca.Side([_P()]), garrison=True
     ),
+    "a lone FUBAR platoon v three guns": ca.Battle(
+        ca.Side([_P("artillery")] * 3), ca.Side([_P(state="fubar")])
+    ),
     "foot and barred horse in the mountains v HQ": ca.Battle(
         ca.Side([_P(), _P("cavalry")]), ca.Side([_P("command", supplied=False)]), terrain="mountain"
     ),
@@ -179,8 +182,45 @@ def verdict_rulings() -> dict[str, str]:
     return entries
 
 
+def _explained(explanation: ca.RollExplanation, die: int) -> str:
+    try:
+        return str(explanation.value(die))
+    except RulesError as refused:
+        return f"refused: {refused}"
+
+
+def roll_rulings() -> dict[str, str]:
+    """CA-2 to CA-11: each kind and state of platoon, rolling for attack or defence on
+    either side, in each terrain, fortified or not, modified rolls clamped or not."""
+    entries = {}
+    for kind, state, supplied, role, roll, terrain, fortified, clamp in product(
+        ca.KINDS,
+        ("fresh", "damaged", "fubar"),
+        (True, False),
+        ca.ROLES,
+        ca.ROLLS,
+        ca.TERRAINS,
+        (False, True),
+        (False, True),
+    ):
+        platoon = _P(kind, state, supplied)
+        ours = ca.Side([platoon], [roll], fortified=fortified and role == "defender")
+        sides = (ours, ca.Side([_P()])) if role == "attacker" else (ca.Side([_P()]), ours)
+        key = f"{platoon} as {role} declaring {roll} in {terrain}, {fortified=}, {clamp=}"
+        try:
+            battle = ca.Battle(*sides, terrain=terrain, readings=ca.Readings(clamp_rolls=clamp))
+        except RulesError as refused:  # barred cavalry declaring a roll (CA-10)
+            entries[key] = f"refused: {refused}"
+            continue
+        explanation = ca.explain_roll(battle, role, 0)
+        entries[key] = " | ".join(
+            (str(explanation), _explained(explanation, 1), _explained(explanation, 6))
+        )
+    return entries
+
+
 def campaign_rulings() -> dict[str, str]:
-    entries = verdict_rulings()
+    entries = verdict_rulings() | roll_rulings()
     for name, battle in BATTLES.items():
         for attack, defence, check in product(
             _rolls(battle, "attacker"), _rolls(battle, "defender"), (True, False)
@@ -189,7 +229,7 @@ def campaign_rulings() -> dict[str, str]:
             fates = f"{result.attacker.fate}/{result.defender.fate}"
             steps = " / ".join(map(str, result.steps))
             key = f"{name}: {attack} v {defence}, check {'passed' if check else 'failed'}"
-            entries[key] = f"{result.victor} | {fates} | {steps}"
+            entries[key] = f"{result.victor} | {fates} | check {result.check_passed} | {steps}"
     return entries
 
 
