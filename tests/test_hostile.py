@@ -20,6 +20,7 @@ OUTCOME = ca.assign_hits([PLATOON], 0)
 RESULT = ca.resolve_battle(BATTLE, [3], [3])
 SQUADS = [ld.Unit("A", 10, "4+"), ld.Unit("B", 10, "4+")]
 FORCE = ld.Force([ld.Command("Platoon", SQUADS)])
+LEADER = ld.Leader("Lt", "3+", rank=1)
 ROUND = st.Round(unit=st.UnitFate.HOLDS)
 
 CASES = [
@@ -85,6 +86,19 @@ CASES = [
     ("reroll", lambda: br.break_test_probability(8, 3, reroll="yes")),
     ("combat_result", lambda: br.takes_break_test(None, 3)),
     # leadership
+    ("leadership", lambda: ld.Leader("L", "7+", rank=1)),
+    ("ignore", lambda: ld.leadership_test_probability("4+", ignore="yes")),
+    ("leadership", lambda: ld.best_leadership(5)),
+    ("after_units", lambda: ld.force_must_test(10, 5, 6)),
+    ("leaders of command 'P'", lambda: ld.Command("P", SQUADS, [LEADER] * (ld.MAX_UNITS + 1))),
+    ("doctrine", lambda: ld.Command("P", SQUADS, doctrine="x")),
+    ("force name", lambda: ld.Force([ld.Command("P", SQUADS)], name=5)),
+    ("leaders of the force", lambda: ld.Force([ld.Command("P", SQUADS)], leaders=5)),
+    (
+        "leaders of the force",
+        lambda: ld.Force([ld.Command("P", SQUADS)], leaders=[LEADER] * (ld.MAX_UNITS + 1)),
+    ),
+    ("target", lambda: ld.leadership_target("X4+")),
     ("target", lambda: ld.leadership_test_probability(None)),
     ("target", lambda: ld.leadership_test_probability("4+\n")),
     ("target", lambda: ld.leadership_test_probability("٤+")),

@@ -797,3 +797,20 @@ def test_bad_input_is_refused_by_name(call, name):
     with pytest.raises(RulesError, match=f"^{name} must") as error:
         call()
     assert isinstance(error.value, ValueError)
+
+
+def test_a_doctrine_that_ignores_a_failure_always_holds():
+    assert Doctrine(ignores=True).hold_probability(6) == 1
+    assert Doctrine(rerolls=1).hold_probability(4) == Rational(3, 4)
+
+
+def test_a_unit_at_exactly_half_before_the_phase_falls_below_this_phase():
+    """LD-5 when the unit was not yet below half (5 of 10 is half, not below), LD-6 after."""
+    assert break_test_trigger(10, 5, 4) == "LD-5"
+    assert break_test_trigger(10, 4, 3) == "LD-6"
+
+
+def test_constructors_store_tuples():
+    command = Command("P", [Unit("A", 10, "4+")], [Leader("Lt", "3+", rank=1)])
+    force = Force([command], [Leader("Capt", "2+", rank=2)])
+    assert type(force.commands) is type(command.leaders) is type(force.leaders) is tuple
