@@ -850,6 +850,12 @@ def fates(
     #> {'attacker': 'holds', 'defender': 'surrenders'}
     ```
     """
+    instance_of("found", found, Verdict, "a Verdict, from verdict")
+    for role in Role:
+        instance_of(f"after[{role!r}]", after.get(role), AfterHits, "an AfterHits")
+    if passed is not None:
+        yes_or_no("passed", passed)
+    yes_or_no("garrison", garrison)
     return {role: _fate(role, found, after[role], passed, garrison) for role in Role}
 
 

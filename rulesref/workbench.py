@@ -30,12 +30,13 @@ from rulesref.campaign import (
     LeadershipCheck,
     Platoon,
     Readings,
+    Roll,
     Side,
     fewest_withdrawals,
     most_withdrawals,
 )
 from rulesref.cli import InputError, force_from_json, located, parse_json
-from rulesref.errors import RulesError, one_of
+from rulesref.errors import RulesError, one_of, word_of
 from rulesref.exact import Rational
 from rulesref.odds.battle import battle_odds
 from rulesref.odds.cascade import cascade_probabilities
@@ -110,7 +111,11 @@ def _platoons(role: str, side: Json) -> tuple[list[Platoon], list[object]]:
             if not isinstance(fields, dict):
                 raise RulesError(f"each platoon must be a JSON object, got {fields!r}")
             fields = dict(fields)
-            declared.append(fields.pop("declaration", SIDE_DEFAULT))
+            declaration = fields.pop("declaration", SIDE_DEFAULT)
+            if declaration not in (SIDE_DEFAULT, None):
+                with located("declaration"):
+                    declaration = word_of("declaration", declaration, Roll)
+            declared.append(declaration)
             try:
                 platoons.append(Platoon(**fields))
             except TypeError as error:  # a misspelt field
@@ -136,7 +141,10 @@ def _battle(data: object) -> tuple[Battle, Json]:
     with located("readings", fields=readings if isinstance(readings, dict) else ()):
         if not isinstance(readings, dict):
             raise RulesError(f"readings must be a JSON object, got {readings!r}")
-        readings = Readings(**readings)
+        try:
+            readings = Readings(**readings)
+        except TypeError as error:  # a misspelt reading
+            raise RulesError(f"readings: {error}") from None
     terrain, garrison = data.get("terrain", "open"), data.get("garrison", False)
     with located(fields=("terrain", "garrison")):
         defaults = Battle(sides["attacker"], sides["defender"], terrain, garrison, readings)

@@ -32,6 +32,23 @@ CASES = [
     ("banked", lambda: ca.Garrison((PLATOON,), banked=-1)),
     ("banked", lambda: ca.Garrison((PLATOON,), banked=10**6 + 1)),
     ("supply_value", lambda: ca.Garrison((PLATOON,), supply_value=101)),
+    ("found", lambda: ca.fates(None, {}, None, garrison=False)),
+    (
+        "after['defender']",
+        lambda: ca.fates(
+            ca.verdict(OUTCOME, OUTCOME, 0), {"attacker": OUTCOME}, None, garrison=False
+        ),
+    ),
+    (
+        "passed",
+        lambda: ca.fates(
+            ca.verdict(OUTCOME, OUTCOME, 0),
+            {"attacker": OUTCOME, "defender": OUTCOME},
+            "maybe",
+            garrison=False,
+        ),
+    ),
+    ("role", lambda: ca.battle_odds(BATTLE).expected_hits("winner")),
     # break_test
     ("models", lambda: br.Unit(models="20", width=5)),
     ("width", lambda: br.Unit(models=20, width=0)),

@@ -526,3 +526,13 @@ def test_the_page_names_no_other_host(site):
     for path in (site / "workbench/pyodide").glob("*.mjs"):
         if re.search(r"https?://cdn", path.read_text()):
             assert path.name in ("pyodide.mjs", "pyodide.asm.mjs"), path
+
+
+def test_a_bad_declaration_or_reading_is_an_error_beside_its_field():
+    platoon = {"kind": "infantry", "declaration": 5}
+    battle = {"attacker": {"platoons": [platoon]}, "defender": {"platoons": [{}]}}
+    error = answer({"battle": battle})["error"]
+    assert error["path"] == ["attacker", "platoons", 0, "declaration"], error
+    battle = {"attacker": {"platoons": [{}]}, "defender": {"platoons": [{}]}, "readings": {"x": 1}}
+    error = answer({"battle": battle})["error"]
+    assert error["path"] == ["readings"] and error["message"].startswith("readings"), error

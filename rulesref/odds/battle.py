@@ -25,7 +25,6 @@ from typing import NamedTuple
 
 from rulesref.campaign import (
     FATES,
-    ROLES,
     AfterHits,
     Battle,
     Fate,
@@ -48,7 +47,7 @@ from rulesref.campaign import (
     verdict,
 )
 from rulesref.dice import probability_of, sum_counts
-from rulesref.errors import instance_of, one_of
+from rulesref.errors import instance_of, word_of
 from rulesref.exact import Rational
 
 __all__ = ["hits_odds", "BattleOdds", "battle_odds"]
@@ -142,7 +141,7 @@ class BattleOdds:
     outcomes: dict[str, Rational]  # each way the battle can end, by deciding clause
 
     def expected_hits(self, role: Role | str) -> Rational:
-        hits = self.hits[one_of("role", role, ROLES)]
+        hits = self.hits[word_of("role", role, Role)]
         return sum((h * p for h, p in hits.items()), Rational(0))
 
 

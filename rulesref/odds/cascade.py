@@ -343,7 +343,7 @@ def cascade_probabilities(
     after this phase's `casualties` (LD-4 to LD-12, bottom-up; LD-C3, LD-C4: removals count
     for the level above in the same phase). `prefer` and `readings` as in `resolve_phase`.
 
-    The units that test are limited to `MAX_CASCADE_TESTS` (400), in any commands.
+    The units that test are limited to `MAX_CASCADE_TESTS` (1000), in any commands.
 
     ```python
     from rulesref.leadership import Command, Force, Unit
