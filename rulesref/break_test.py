@@ -21,6 +21,7 @@ from rulesref.errors import (
     Word,
     dice_roll,
     instance_of,
+    readings_of,
     sequence_of,
     text,
     whole_number,
@@ -301,8 +302,7 @@ class Readings:
     enemy_skirmishers_use_ranks: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("disrupted_uses_ranks", "floor_per_unit", "enemy_skirmishers_use_ranks"):
-            yes_or_no(name, getattr(self, name))
+        readings_of(self)
 
 
 def usable_ranks(unit: Unit, *, readings: Readings = Readings()) -> int:

@@ -26,6 +26,7 @@ from rulesref.errors import (
     chance,
     dice_roll,
     instance_of,
+    readings_of,
     sequence_of,
     text,
     whole_number,
@@ -284,8 +285,7 @@ class Readings:
     mountain_both_sides: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("fubar_modified", "clamp_rolls", "woods_is_forest", "mountain_both_sides"):
-            yes_or_no(name, getattr(self, name))
+        readings_of(self)
 
 
 @dataclass(frozen=True, init=False)

@@ -6,8 +6,9 @@ value ends in a `RulesError` naming the parameter, the value and what is allowed
 
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import fields
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rulesref.exact import Rational
 
@@ -76,6 +77,12 @@ class Word(StrEnum):
 
     def __repr__(self) -> str:
         return repr(self.value)
+
+
+def readings_of(record: Any) -> None:
+    """Check each field of a document's `Readings` (a dataclass of yes-or-no options)."""
+    for field in fields(record):
+        yes_or_no(field.name, getattr(record, field.name))
 
 
 def word_of(name: str, value: object, words: type[W]) -> W:

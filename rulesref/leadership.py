@@ -25,6 +25,7 @@ from rulesref.errors import (
     RulesError,
     Word,
     instance_of,
+    readings_of,
     sequence_of,
     text,
     whole_number,
@@ -98,7 +99,7 @@ class Readings:
     removed_figures_survive: bool = False
 
     def __post_init__(self) -> None:
-        yes_or_no("removed_figures_survive", self.removed_figures_survive)
+        readings_of(self)
 
 
 READINGS = Readings()  # the site's

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import product
 
-from rulesref.errors import RulesError, instance_of, yes_or_no
+from rulesref.errors import RulesError, instance_of, readings_of
 from rulesref.moved import moved_from
 
 __all__ = [
@@ -290,7 +290,7 @@ class Readings:
     free_to_pursue_suffices: bool = False
 
     def __post_init__(self) -> None:
-        yes_or_no("free_to_pursue_suffices", self.free_to_pursue_suffices)
+        readings_of(self)
 
 
 SITE_READINGS = Readings()  # the readings the site publishes
