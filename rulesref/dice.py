@@ -241,10 +241,6 @@ def _at_most(target: int, dice: int) -> int:
 def probability_of(ways: int, *, dice: int) -> Rational:
     """`ways` of the 6**dice rolls of `dice` d6, as an exact probability.
 
-    Only 2s and 3s can divide both, so they are taken out directly: several times quicker
-    than the gcd of numbers thousands of bits long, for the thousands of fractions of a
-    big battle.
-
     ```python
     from rulesref.dice import probability_of
 
@@ -253,15 +249,27 @@ def probability_of(ways: int, *, dice: int) -> Rational:
     ```
     """
     rolls = 6 ** whole_number("dice", dice, 0, MAX_DICE)
-    whole_number("ways", ways, 0, rolls)
+    return _of_rolls(whole_number("ways", ways, 0, rolls), rolls)
+
+
+def _of_rolls(ways: int, rolls: int) -> Rational:
+    """`ways` of `rolls` equally likely rolls, where `rolls` has no prime factor but 2 and
+    3 (d6 rolls, or a part of them), as a fraction in lowest terms.
+
+    Only 2s and 3s can divide both, so they are taken out directly: several times quicker
+    than the gcd of numbers thousands of bits long, for the thousands of fractions of a
+    big battle or force.
+    """
     if not ways:
         return Rational(0)
-    numerator, denominator = mpz(ways), rolls
+    numerator, denominator = mpz(ways), mpz(rolls)
     for prime in (2, 3):
-        rest, times = remove(numerator, prime)
-        shared = min(times, dice)
-        numerator, denominator = rest * prime ** (times - shared), denominator // prime**shared
-    return in_lowest_terms(int(numerator), denominator)
+        numerator, times = remove(numerator, prime)
+        denominator, most = remove(denominator, prime)
+        shared = min(times, most)
+        numerator *= prime ** (times - shared)
+        denominator *= prime ** (most - shared)
+    return in_lowest_terms(int(numerator), int(denominator))
 
 
 def probability_at_most(target: int, *, dice: int) -> Rational:

@@ -18,8 +18,9 @@ k units:
   the same over the whole run (and not over the run above) are multiplied in once, with
   the sum over the run's thresholds of what the others make (built bottom-up). Going back
   down, what lies outside each command is found for all of them at once by halving the
-  list (halves of about equal length; alike commands once, as a power; the units a command
-  surely loses taken out first, lowering the bar), as windows only as wide as needed.
+  list (halves of about equal length; of alike commands, all but one multiplied into what
+  lies outside first, so that one window serves them all; the units a command surely loses
+  taken out first, lowering the bar), as windows only as wide as needed.
   Only thresholds every command can reach are counted.
 - **Back down**, the weight that a unit's command and force stay is a sum over the
   command's states; for the states in which one unit holds, its (hold + fail x) factor is
@@ -45,7 +46,7 @@ from itertools import accumulate
 from math import gcd, prod
 from typing import NamedTuple
 
-from rulesref.dice import convolve
+from rulesref.dice import _of_rolls, convolve
 from rulesref.errors import RulesError, instance_of
 from rulesref.exact import Rational
 from rulesref.leadership import (
@@ -210,6 +211,8 @@ def _times(a: Polynomial, b: Polynomial, top: int | None = None) -> Polynomial:
         a, b = b, a
     if len(a) == 1:  # a number: no packing
         return [a[0] * term for term in b[:top]]
+    if a.count(a[0]) == len(a):  # a number times 1 + x + ...: sums in a row
+        return [a[0] * total for total in _sliding(b, len(a))[:top]]
     a, b = a[:top], b[:top]
     for one, other in ((a, b), (b, a)):
         lift = -min(one)
@@ -328,7 +331,7 @@ def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational
     common = _common_divisor(den, outcomes.values())  # smaller numbers for the force stage
     if common > 1:
         outcomes = {state: weight // common for state, weight in outcomes.items()}
-    command_fails[part.command.name] = Rational(fails, den)
+    command_fails[part.command.name] = _of_rolls(fails, den)
     return _Staged(part, rungs, rolls, out_of, outcomes, den // common)
 
 
@@ -512,13 +515,19 @@ def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Wind
     return down(0, len(leaves), outer)
 
 
-def _outside(leaves: Sequence[Shifted], top: int, outer: Window) -> list[Window]:
-    """`_halving` on the leaves without their sure losses, under a bar lowered by them all;
-    each window then moved up by the sure losses of the other leaves."""
-    shift = sum(leaf.shift for leaf in leaves)
+def _outside(leaves: Sequence[Shifted], top: int, outer: Window, rest: Shifted) -> list[Window]:
+    """`_halving` on the leaves without their sure losses, under a bar lowered by them all,
+    with `rest` (a factor in every leaf's outside, which needs no window of its own)
+    multiplied into `outer` first; each window then moved up by the sure losses of the
+    others and of `rest`."""
+    shift = sum(leaf.shift for leaf in leaves) + rest.shift
     if top <= shift or not outer.sums:
         return [Window(0, [])] * len(leaves)  # the bar is always reached
-    windows = _halving([leaf.polynomial for leaf in leaves], top - shift, outer)
+    lowered = top - shift
+    if rest.polynomial != [1]:
+        reach = sum(len(leaf.polynomial) - 1 for leaf in leaves)
+        outer = _shifted(outer, rest.polynomial, max(lowered - 1 - reach, 0), lowered)
+    windows = _halving([leaf.polynomial for leaf in leaves], lowered, outer)
     return [
         Window(window.start + shift - leaf.shift, window.sums)
         for window, leaf in zip(windows, leaves, strict=True)
@@ -631,22 +640,19 @@ class Outer(NamedTuple):
     gone: int
 
 
-def _alike(members: Sequence[tuple[int, Piece]], top: int) -> tuple[Piece, Piece]:
-    """Alike pieces (the same weights) merged at a run, counted once: the piece of all of
-    them but one together, and of all of them."""
-    piece, count = members[0][1], len(members)
-    shift, polynomial = piece.below_bar
-    rest = _product([polynomial] * (count - 1), max(top - shift * (count - 1), 1))
-    whole = _times(rest, polynomial, max(top - shift * count, 1))
+def _others_of_kind(
+    kinds: Sequence[Sequence[tuple[int, Piece]]], top: int
+) -> tuple[Shifted, int, int]:
+    """For alike pieces (the same weights) merged at a run, the product of all of them but
+    one of each kind (below the bar, its mass, its emptied weight): a factor of the outside
+    of every piece of the run, made once."""
+    powers = [(members[0][1], len(members) - 1) for members in kinds]
+    shift = sum(piece.below_bar.shift * count for piece, count in powers)
+    polynomials = [piece.below_bar.polynomial for piece, count in powers for _ in range(count)]
     return (
-        piece._replace(
-            below_bar=Shifted(shift * (count - 1), rest),
-            mass=piece.mass ** (count - 1),
-            gone=piece.gone ** (count - 1),
-        ),
-        piece._replace(
-            below_bar=Shifted(shift * count, whole), mass=piece.mass**count, gone=piece.gone**count
-        ),
+        Shifted(shift, _product(polynomials, max(top - shift, 1))),
+        prod(piece.mass**count for piece, count in powers),
+        prod(piece.gone**count for piece, count in powers),
     )
 
 
@@ -675,19 +681,19 @@ def _down(
     with which the force breaks on the run's thresholds, then go down the halves. Returns
     the weight with which the force breaks on the run."""
     kinds = _kinds(node.merged)
-    alike = [_alike(members, test.bar) for members in kinds]
-    leaves = [whole.below_bar for _, whole in alike] + [node.inner]
-    windows = _outside(leaves, test.bar, outer.window)
-    masses = _all_but_one([whole.mass for _, whole in alike] + [node.inner_mass])
-    gones = _all_but_one([whole.gone for _, whole in alike] + [node.inner_gone])
-    outside = zip(windows[:-1], masses[:-1], gones[:-1], strict=True)
-    for members, (rest, _), (window, mass, gone) in zip(kinds, alike, outside, strict=True):
-        if len(members) > 1:  # the others of its kind too
-            window = _outside([members[0][1].below_bar, rest.below_bar], test.bar, window)[0]
-        others = Outer(window, outer.mass * mass * rest.mass, outer.gone * gone * rest.gone)
+    rest, rest_mass, rest_gone = _others_of_kind(kinds, test.bar)
+    pieces = [members[0][1] for members in kinds]
+    leaves = [piece.below_bar for piece in pieces] + [node.inner]
+    windows = _outside(leaves, test.bar, outer.window, rest)
+    masses = _all_but_one([piece.mass for piece in pieces] + [node.inner_mass])
+    gones = _all_but_one([piece.gone for piece in pieces] + [node.inner_gone])
+    mass, gone = outer.mass * rest_mass, outer.gone * rest_gone
+    outside = zip(kinds, windows[:-1], masses[:-1], gones[:-1], strict=True)
+    for members, window, others_mass, others_gone in outside:
+        others = Outer(window, mass * others_mass, gone * others_gone)
         for index, piece in members:
             _add_breaks(staged[index], piece, others, test, fail[index])
-    inside = Outer(windows[-1], outer.mass * masses[-1], outer.gone * gones[-1])
+    inside = Outer(windows[-1], mass * masses[-1], gone * gones[-1])
     for half in node.halves:
         _down(half, inside, staged, test, fail)
     lost = range(node.inner.shift, node.inner.shift + len(node.inner.polynomial))
@@ -762,10 +768,10 @@ def _removals(
         stays, units = _stays(part, fail, whole)
         den = part.rolls * part.out_of * whole
         name = part.part.command.name
-        command_removed[name] = 1 - Rational(stays, den)
+        command_removed[name] = _of_rolls(den - stays, den)
         unit_removed |= {unit.name: Rational(1) for unit in part.part.command.units}
         unit_removed |= dict.fromkeys(part.part.untested, command_removed[name])
-        unit_removed |= {unit: 1 - Rational(weight, den) for unit, weight in units.items()}
+        unit_removed |= {unit: _of_rolls(den - weight, den) for unit, weight in units.items()}
     return unit_removed, command_removed
 
 
@@ -789,5 +795,5 @@ def _force_stage(
     unit_removed, command_removed = _removals(test, staged, fail_given)
     total = prod(part.den for part in staged) * test.out_of
     return Cascade(
-        unit_fails, unit_removed, command_fails, command_removed, Rational(broken, total)
+        unit_fails, unit_removed, command_fails, command_removed, _of_rolls(broken, total)
     )
