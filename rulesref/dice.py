@@ -265,10 +265,10 @@ def _of_rolls(ways: int, rolls: int) -> Rational:
     numerator, denominator = mpz(ways), mpz(rolls)
     for prime in (2, 3):
         numerator, times = remove(numerator, prime)
-        denominator, most = remove(denominator, prime)
-        shared = min(times, most)
+        # the rolls usually hold all of them: one division, not a count of its own
+        shared = times if denominator % prime**times == 0 else remove(denominator, prime)[1]
         numerator *= prime ** (times - shared)
-        denominator *= prime ** (most - shared)
+        denominator //= prime**shared
     return in_lowest_terms(int(numerator), int(denominator))
 
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from functools import reduce
 from itertools import accumulate
 from math import gcd, prod
+from operator import mul
 from typing import NamedTuple
 
 from rulesref.dice import _of_rolls, convolve
@@ -473,13 +474,21 @@ def _stripped(polynomial: Polynomial) -> Shifted:
     return Shifted(shift, polynomial[shift:])
 
 
+# Some coefficients of a product are quicker as sums of products than by packing, when
+# the sums take at most this many products for each coefficient that packing would make.
+_SUMS_PER_COEFFICIENT = 8
+
+
 def _shifted(window: Window, polynomial: Polynomial, start: int, top: int) -> Window:
     """The window from `start` to `top` of the cumulative weights of the product of the
     window's polynomial and `polynomial` (degree at most `start - window.start`, or the
     window's polynomial has nothing below its start)."""
     low = min(window.start, start)  # below its start, the window's sums are 0
-    product = _times([0] * (window.start - low) + window.sums, polynomial)
-    return Window(start, product[start - low : top - low])
+    sums = [0] * (window.start - low) + window.sums
+    products = (top - start) * len(polynomial)
+    if products <= _SUMS_PER_COEFFICIENT * (len(sums) + len(polynomial)):
+        return Window(start, [_dot(polynomial, sums[k::-1]) for k in range(start - low, top - low)])
+    return Window(start, _times(sums, polynomial)[start - low : top - low])
 
 
 def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
@@ -733,7 +742,8 @@ def _stay_values(part: _Staged, fail: States, whole: int) -> list[Polynomial]:
 
 
 def _dot(a: Sequence[int], b: Sequence[int]) -> int:
-    return sum(x * y for x, y in zip(a, b, strict=False))
+    """The sum of the products of terms in the same place, up to the shorter's end."""
+    return sum(map(mul, a, b))
 
 
 def _stays(part: _Staged, fail: States, whole: int) -> tuple[int, dict[str, int]]:
