@@ -33,7 +33,7 @@ however many questions are asked.
 """
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate
 from math import comb, prod
@@ -81,7 +81,8 @@ _D6_SHAPE = tuple(face - 1 for face in D6)  # a d6 counted from 0
 _KEPT = 200  # counts of up to this many dice are cached (some tens of MB at the very most)
 
 
-def _pack(counts: Sequence[int], width: int) -> int:
+def _pack(counts: Iterable[int], width: int) -> int:
+    """The polynomial at x = 256**width: its coefficients side by side, `width` bytes each."""
     return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in counts), "little")
 
 
@@ -91,20 +92,50 @@ def _unpack(number: int, width: int, length: int) -> list[int]:
 
 
 def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """The counts of the sum of two independent totals, from the counts of each.
+    """The counts of the sum of two independent totals, from the counts of each: the
+    coefficients of the product of two polynomials (negative coefficients too).
 
     ```python
     from rulesref.dice import convolve
 
     print(convolve([1, 1], [1, 2, 1]))  # a coin (0 or 1) plus two coins
     #> [1, 3, 3, 1]
+    print(convolve([1, -1], [1, 1]))  # (1 - x)(1 + x)
+    #> [1, 0, -1]
     ```
     """
+    if min(a) < 0 or min(b) < 0:
+        return _signed_convolve(a, b)
     # a coefficient of the product is at most min(len) * max(a) * max(b): give it room
     bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
     width = bits // 8 + 1
     product = mpz(_pack(a, width)) * mpz(_pack(b, width))
     return _unpack(int(product), width, len(a) + len(b) - 1)
+
+
+def _signed_convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """`convolve` with negative coefficients: packed with room for a sign, and each field
+    of the product raised by half a field, so that none is negative or borrows from the
+    next."""
+    bits = _size(a) + _size(b) + min(len(a), len(b)).bit_length()
+    width = bits // 8 + 1
+    length = len(a) + len(b) - 1
+    half = 1 << (8 * width - 1)
+    product = mpz(_signed_pack(a, width)) * mpz(_signed_pack(b, width))
+    raised = int(product) + _pack([half] * length, width)
+    return [field - half for field in _unpack(raised, width, length)]
+
+
+def _signed_pack(coefficients: Sequence[int], width: int) -> int:
+    """`_pack` for coefficients of any sign: the field of a negative one holds it plus
+    256**width, which is then taken back from the field above."""
+    fields = _pack((c % (1 << 8 * width) for c in coefficients), width)
+    return fields - (_pack((c < 0 for c in coefficients), width) << 8 * width)
+
+
+def _size(coefficients: Sequence[int]) -> int:
+    """The bits of the largest coefficient, whatever its sign."""
+    return max(max(coefficients), -min(coefficients)).bit_length()
 
 
 def _packed_power(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:

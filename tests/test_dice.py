@@ -91,11 +91,15 @@ def _naive_product(a: list[int], b: list[int]) -> list[int]:
 
 
 @given(
-    st.lists(st.integers(0, 2**70), min_size=1, max_size=300),
-    st.lists(st.integers(0, 2**70), min_size=1, max_size=300),
+    st.lists(st.integers(-(2**70), 2**70), min_size=1, max_size=300),
+    st.lists(st.integers(-(2**70), 2**70), min_size=1, max_size=300),
 )
 @example([255] * 255, [255] * 255).via("every coefficient as wide as the bound allows")
 @example([2**64 - 1] * 300, [2**64 - 1] * 300)
+@example([-255] * 255, [255] * 255).via("as wide, and negative")
+@example([-(2**64)] * 300, [-(2**64)] * 300).via("a negative times a negative")
+@example([-1, 0, 1], [1]).via("a negative field beside a zero one")
+@example([1, -128], [-128, 1]).via("a field's sign bit is the coefficient's sign")
 def test_convolve_matches_the_schoolbook_product(a, b):
     assert convolve(a, b) == _naive_product(a, b)
 

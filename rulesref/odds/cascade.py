@@ -214,14 +214,7 @@ def _times(a: Polynomial, b: Polynomial, top: int | None = None) -> Polynomial:
         return [a[0] * term for term in b[:top]]
     if a.count(a[0]) == len(a):  # a number times 1 + x + ...: sums in a row
         return [a[0] * total for total in _sliding(b, len(a))[:top]]
-    a, b = a[:top], b[:top]
-    for one, other in ((a, b), (b, a)):
-        lift = -min(one)
-        if lift > 0:  # packing takes no signs: (one + lift) other, less lift times (1 other)
-            raised = _times([term + lift for term in one], other, top)
-            sums = _sliding(other, len(one))
-            return [term - lift * total for term, total in zip(raised, sums, strict=False)]
-    return convolve(a, b)[:top]
+    return convolve(a[:top], b[:top])[:top]
 
 
 def _sliding(polynomial: Polynomial, width: int) -> Polynomial:
