@@ -39,26 +39,8 @@ from itertools import accumulate
 from math import comb, prod
 
 from rulesref.errors import RulesError, chance, whole_number
-from rulesref.exact import Rational, in_lowest_terms
+from rulesref.exact import Rational, divexact, in_lowest_terms, mpz, remove
 from rulesref.moved import moved_from
-
-
-def _remove(number: int, factor: int) -> tuple[int, int]:
-    """gmpy2.remove on Python's integers: `number` without its `factor`s, and how many."""
-    times = 0
-    while number and number % factor == 0:
-        number, times = number // factor, times + 1
-    return number, times
-
-
-try:
-    from gmpy2 import divexact, mpz, remove
-except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same, slower
-    from operator import floordiv as divexact  # exact there: each division leaves no remainder
-
-    mpz = int
-    remove = _remove
-
 
 __all__ = [
     "D6",

@@ -6,6 +6,10 @@ is first imported, `Rational` is Python's `fractions.Fraction`, which gives the 
 fractions, prints them the same (`5/18`) and compares equal to sympy's. The `rulesref`
 command starts that way; the Python API returns sympy Rationals.
 
+The counting modules take their big whole numbers' operations from here too (`mpz`,
+`divexact`, `gcd`, `remove`): GMP's through gmpy2, or Python's own where gmpy2 is missing
+(in the browser), which count the same, only slower.
+
 ```python
 from sympy import Rational as SympyRational
 
@@ -35,3 +39,27 @@ else:  # the same numbers, without importing sympy
 
     def in_lowest_terms(numerator, denominator):
         return Rational(numerator, denominator)
+
+
+def _remove(number: int, factor: int) -> tuple[int, int]:
+    """gmpy2.remove on Python's integers: `number` without its `factor`s, and how many."""
+    times = 0
+    while number and number % factor == 0:
+        number, times = number // factor, times + 1
+    return number, times
+
+
+# For the counting modules, whole numbers thousands of bits long: GMP's (through gmpy2)
+# multiply, divide and take common divisors far quicker than Python's own.
+try:
+    from gmpy2 import divexact as divexact
+    from gmpy2 import gcd as gcd
+    from gmpy2 import mpz as mpz
+    from gmpy2 import remove as remove
+except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same, slower
+    from math import gcd as gcd
+    from operator import floordiv
+
+    divexact = floordiv  # exact there: each division it is asked for leaves no remainder
+    mpz = int
+    remove = _remove

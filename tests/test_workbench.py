@@ -132,7 +132,7 @@ def test_without_gmpy2_and_sympy_every_answer_is_the_same(args):
 def test_the_fallback_for_gmpy2_remove_is_gmpy2s():
     import gmpy2
 
-    from rulesref.dice import _remove
+    from rulesref.exact import _remove
 
     for number in [1, 2, 7, 48, 6**40 * 35, 2**300 * 3**5, 10**30 + 1]:
         for factor in (2, 3):

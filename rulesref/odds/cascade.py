@@ -43,13 +43,13 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from itertools import accumulate
-from math import gcd, prod
+from math import prod
 from operator import mul
 from typing import NamedTuple
 
 from rulesref.dice import _of_rolls, convolve
 from rulesref.errors import RulesError, instance_of
-from rulesref.exact import Rational
+from rulesref.exact import Rational, divexact, gcd
 from rulesref.leadership import (
     MAX_CASCADE_TESTS,
     NOBODY,
@@ -308,7 +308,7 @@ def _common_divisor(first: int, others: Iterable[int]) -> int:
     """The greatest common divisor, stopping as soon as it is 1."""
     common = first
     for other in others:
-        common = gcd(common, other)
+        common = int(gcd(common, other))  # GMP's, far quicker on numbers this long
         if common == 1:
             break
     return common
@@ -324,7 +324,7 @@ def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational
     den = rolls * out_of
     common = _common_divisor(den, outcomes.values())  # smaller numbers for the force stage
     if common > 1:
-        outcomes = {state: weight // common for state, weight in outcomes.items()}
+        outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
     command_fails[part.command.name] = _of_rolls(fails, den)
     return _Staged(part, rungs, rolls, out_of, outcomes, den // common)
 
