@@ -667,21 +667,48 @@ def _kinds(merged: Sequence[tuple[int, Piece]]) -> list[list[tuple[int, Piece]]]
     return list(kinds.values())
 
 
-def _add_breaks(part: _Staged, piece: Piece, others: Outer, test: _ForceTest, fail: States) -> None:
-    """Adds to the command's states in `piece` the weight with which the force breaks with
-    them, given what the other commands lose (`others`, over the run's thresholds)."""
-    for state in part.outcomes:
-        if max(state.senior, test.floor) <= piece.upto:
-            fewer = others.window.fewer(test.bar - (part.part.before - state.units))
-            fail[state] += others.mass - (0 if state.units else others.gone) - fewer
+Outsides = list[tuple[Claim, Outer]]  # a command's pieces: senior, what lies outside
 
 
-def _down(
-    node: Node, outer: Outer, staged: Sequence[_Staged], test: _ForceTest, fail: list[States]
-) -> int:
-    """LD-11, LD-12 on a run of thresholds: add to each merged command's states the weight
-    with which the force breaks on the run's thresholds, then go down the halves. Returns
-    the weight with which the force breaks on the run."""
+def _add_breaks(part: _Staged, outsides: Outsides, test: _ForceTest, fail: States) -> None:
+    """Adds to each of the command's states the weight with which the force breaks with
+    it: over each piece the state is in (its senior no better than the piece's), what the
+    other commands lose then brings the force to the bar, less the weight with which
+    every unit is gone (counted already). Summed by units lost first, then over pieces
+    from the best senior down, so that a state takes one sum."""
+    before = part.part.before
+    states = sorted(
+        (max(state.senior, test.floor), before - state.units, state) for state in part.outcomes
+    )
+    every_loss = sorted({lost for _, lost, _ in states})
+    column_of = {lost: column for column, lost in enumerate(every_loss)}
+    seniors = sorted({upto for upto, _ in outsides})
+    in_piece: dict[Claim, list[int]] = {}  # the units lost of the states in each piece
+    losses: set[int] = set()
+    joined = 0
+    for upto in seniors:
+        while joined < len(states) and states[joined][0] <= upto:
+            losses.add(states[joined][1])
+            joined += 1
+        in_piece[upto] = sorted(losses)
+    rows = {upto: [0] * len(column_of) for upto in seniors}  # by units lost
+    for upto, others in outsides:
+        row = rows[upto]
+        for lost in in_piece[upto]:
+            gone = others.gone if lost == before else 0
+            row[column_of[lost]] += others.mass - gone - others.window.fewer(test.bar - lost)
+    for better, worse in zip(seniors[::-1], seniors[-2::-1], strict=False):  # and above
+        rows[worse] = [w + b for w, b in zip(rows[worse], rows[better], strict=True)]
+    for level, lost, state in states:
+        first = bisect_left(seniors, level)
+        if first < len(seniors):
+            fail[state] += rows[seniors[first]][column_of[lost]]
+
+
+def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) -> int:
+    """LD-11, LD-12 on a run of thresholds: note for each merged command's piece what lies
+    outside it on the run's thresholds, then go down the halves. Returns the weight with
+    which the force breaks on the run."""
     kinds = _kinds(node.merged)
     rest, rest_mass, rest_gone = _others_of_kind(kinds, test.bar)
     pieces = [members[0][1] for members in kinds]
@@ -694,10 +721,10 @@ def _down(
     for members, window, others_mass, others_gone in outside:
         others = Outer(window, mass * others_mass, gone * others_gone)
         for index, piece in members:
-            _add_breaks(staged[index], piece, others, test, fail[index])
+            outsides[index].append((piece.upto, others))
     inside = Outer(windows[-1], mass * masses[-1], gone * gones[-1])
     for half in node.halves:
-        _down(half, inside, staged, test, fail)
+        _down(half, inside, test, outsides)
     lost = range(node.inner.shift, node.inner.shift + len(node.inner.polynomial))
     fewer = _dot(node.inner.polynomial, [inside.window.fewer(test.bar - k) for k in lost])
     return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
@@ -794,7 +821,10 @@ def _force_stage(
         root = _node(0, len(thresholds), spans, [t.step for t in thresholds], test.bar)
         leaves = [piece.below_bar for _, piece in root.merged] + [root.inner]
         nothing = Outer(_nothing_outside(leaves, test.bar), 1, 1)
-        broken += _down(root, nothing, staged, test, fail_given)
+        outsides: list[Outsides] = [[] for _ in staged]
+        broken += _down(root, nothing, test, outsides)
+        for part, part_outsides, fail in zip(staged, outsides, fail_given, strict=True):
+            _add_breaks(part, part_outsides, test, fail)
     unit_removed, command_removed = _removals(test, staged, fail_given)
     total = prod(part.den for part in staged) * test.out_of
     return Cascade(
