@@ -426,18 +426,11 @@ def _thresholds(force: Force, test: _ForceTest, staged: Sequence[_Staged]) -> li
     ]
 
 
-def _nothing_left(test: _ForceTest, staged: Sequence[_Staged]) -> tuple[int, list[States]]:
-    """LD-C7: no unit left anywhere, the force is gone whatever the dice. The weight of
-    that, and for each command's emptied states the weight that every other one is empty
-    too (over the weight of everything but that command)."""
+def _nothing_left(test: _ForceTest, staged: Sequence[_Staged]) -> int:
+    """LD-C7: no unit left anywhere, the force is gone whatever the dice: the weight of
+    that."""
     zeros = [sum(w for state, w in part.outcomes.items() if not state.units) for part in staged]
-    others = _all_but_one(zeros)
-    fail_given: list[States] = [defaultdict(int) for _ in staged]
-    for index, part in enumerate(staged):
-        for state in part.outcomes:
-            if not state.units:
-                fail_given[index][state] += test.out_of * others[index]
-    return test.out_of * prod(zeros), fail_given
+    return test.out_of * prod(zeros)
 
 
 class Window(NamedTuple):
@@ -671,14 +664,16 @@ Outsides = list[tuple[Claim, Outer]]  # a command's pieces: senior, what lies ou
 
 
 def _add_breaks(part: _Staged, outsides: Outsides, test: _ForceTest, fail: States) -> None:
-    """Adds to each of the command's states the weight with which the force breaks with
-    it: over each piece the state is in (its senior no better than the piece's), what the
-    other commands lose then brings the force to the bar, less the weight with which
-    every unit is gone (counted already). Summed by units lost first, then over pieces
-    from the best senior down, so that a state takes one sum."""
+    """Adds to each of the command's states with units left the weight with which the
+    force breaks with it: over each piece the state is in (its senior no better than the
+    piece's), what the other commands lose then brings the force to the bar. Summed by
+    units lost first, then over pieces from the best senior down, so that a state takes
+    one sum. (An emptied command is off the table whatever the force does.)"""
     before = part.part.before
     states = sorted(
-        (max(state.senior, test.floor), before - state.units, state) for state in part.outcomes
+        (max(state.senior, test.floor), before - state.units, state)
+        for state in part.outcomes
+        if state.units
     )
     every_loss = sorted({lost for _, lost, _ in states})
     column_of = {lost: column for column, lost in enumerate(every_loss)}
@@ -695,8 +690,7 @@ def _add_breaks(part: _Staged, outsides: Outsides, test: _ForceTest, fail: State
     for upto, others in outsides:
         row = rows[upto]
         for lost in in_piece[upto]:
-            gone = others.gone if lost == before else 0
-            row[column_of[lost]] += others.mass - gone - others.window.fewer(test.bar - lost)
+            row[column_of[lost]] += others.mass - others.window.fewer(test.bar - lost)
     for better, worse in zip(seniors[::-1], seniors[-2::-1], strict=False):  # and above
         rows[worse] = [w + b for w, b in zip(rows[worse], rows[better], strict=True)]
     for level, lost, state in states:
@@ -814,7 +808,8 @@ def _force_stage(
 ) -> Cascade:
     """LD-11, LD-12 across commands, then back down to each command and unit."""
     test = _force_test(force, prefer)
-    broken, fail_given = _nothing_left(test, staged)
+    broken = _nothing_left(test, staged)
+    fail_given: list[States] = [defaultdict(int) for _ in staged]
     thresholds = _thresholds(force, test, staged)
     if thresholds:
         spans = [(index, _pieces(test, part, thresholds)) for index, part in enumerate(staged)]
