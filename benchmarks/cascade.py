@@ -13,6 +13,11 @@ in several shapes, the hard ones included:
 - `rerolls-10`: the benchmark force with ten re-rolls for every unit, command and the force.
 - `ranks-rerolls-10`: distinct ranks in commands of four units, with ten re-rolls
   everywhere: the slowest shape we know (at 400 units, the limit of tests).
+- `leaders-in-units`: commands of ten units, three of which carry a leader (each of its
+  own rank and Leadership), with ten re-rolls everywhere: a command's senior figure
+  depends on which of those units hold, so each command changes at several figures.
+- `many-leaders`: commands of a hundred units with 45 leaders among them and three
+  re-rolls: every command changes at every figure the force may test on.
 - `mixed`: a seeded random mix of command sizes, Leadership, ranks, leaders in units,
   re-rolls and casualties.
 
@@ -85,6 +90,25 @@ def distinct_ranks(
     return Force(commands, doctrine=every), casualties
 
 
+def leaders_in_units(
+    units: int, *, size: int, leaders: int, rerolls: int
+) -> tuple[Force, dict[str, int]]:
+    every = Doctrine(rerolls)
+    commands, casualties = [], {}
+    for number in range(0, units, size):
+        squads = [
+            Unit(f"squad {n}", 10, 3 + n % 3, doctrine=every) for n in range(number, number + size)
+        ]
+        c = number // size
+        officers = [
+            Leader(f"leader {c}.{k}", 2 + (c + k) % 5, 1 + (3 * c + k) % leadership.MAX_RANK, unit)
+            for k, unit in enumerate(squad.name for squad in squads[:leaders])
+        ]
+        commands.append(Command(f"command {c}", squads, officers, every))
+        casualties |= {s.name: 6 for s in squads}
+    return Force(commands, doctrine=every), casualties
+
+
 def mixed(units: int) -> tuple[Force, dict[str, int]]:
     rng = random.Random(units)
     commands, casualties, made = [], {}, 0
@@ -119,6 +143,14 @@ SHAPES: dict[str, tuple[Shape, tuple[int, ...]]] = {
     "ranks-rerolls-10": (
         lambda units: distinct_ranks(units, size=4, rerolls=10),
         (100, 400, 1000),
+    ),
+    "leaders-in-units": (
+        lambda units: leaders_in_units(units, size=10, leaders=3, rerolls=10),
+        (100, 400, 1000),
+    ),
+    "many-leaders": (
+        lambda units: leaders_in_units(units, size=100, leaders=45, rerolls=3),
+        (200, 400, 1000),
     ),
     "mixed": (mixed, (100, 1000, 4000)),
 }
