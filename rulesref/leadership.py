@@ -65,7 +65,7 @@ MAX_UNITS = 4000  # in a command, and in the whole force
 # The Break tests of units one phase may hold for the exact cascade, in the whole force
 # (a command may hold them all): with hundreds of commands each led by a figure of its own
 # rank and ten re-rolls everywhere, it answers in about a second; forces built to be slow
-# (dozens of leaders riding in every command's units) take several (benchmarks/cascade.py).
+# (hundreds of leaders riding in units) take up to about ten (benchmarks/cascade.py).
 MAX_CASCADE_TESTS = 1000
 WRITTEN = re.compile(r"([2-6])\+")
 
