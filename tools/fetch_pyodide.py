@@ -17,7 +17,9 @@ then the standard library byte-compiled by Pyodide itself under Node
 (tools/compile_wheels.py: the page would otherwise compile ~160 modules from source on
 every visit). Every cached file is checked against the sha256 recorded when it was made,
 on every lay-out. The rulesref wheel (source only, a few modules) is written afresh each
-time, with no build tool.
+time, with no build tool. An entry is marked as used on every lay-out; when a new one is
+made, entries unused for `STALE_DAYS` are removed (the pins change now and then, and
+another clone on the machine may still use the old ones).
 
 docs/hooks/pyodide_assets.py calls `lay_out` when the site has the Workbench page.
 """
@@ -31,6 +33,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import time
 import tomllib
 import zipfile
 from pathlib import Path
@@ -49,6 +52,7 @@ RUNTIME = {
 }
 OPTIMIZE = 0  # -OO drops asserts and docstrings: not worth a doubt for a few kB
 MANIFEST = "manifest.json"  # in a cache entry: the sha256 of each of its files
+STALE_DAYS = 30
 LOCK = "pyodide-lock.json"
 
 
@@ -176,6 +180,21 @@ def _build_entry(entry: Path) -> None:
             raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    prune(entry.parent)
+
+
+def prune(cache: Path, now: float | None = None) -> list[Path]:
+    """Remove the cache's entries unused for `STALE_DAYS` (their manifest untouched since);
+    the downloads and anything else stay. Returns the entries removed."""
+    bar = (time.time() if now is None else now) - STALE_DAYS * 24 * 3600
+    stale = [
+        entry
+        for entry in cache.iterdir()
+        if (entry / MANIFEST).is_file() and (entry / MANIFEST).stat().st_mtime < bar
+    ]
+    for entry in stale:
+        shutil.rmtree(entry, ignore_errors=True)
+    return stale
 
 
 def third_party(cache: Path | None = None) -> Path:
@@ -186,6 +205,7 @@ def third_party(cache: Path | None = None) -> Path:
     manifest = json.loads((entry / MANIFEST).read_text())
     for name, digest in manifest.items():
         checked(entry / name, digest)
+    (entry / MANIFEST).touch()  # used: not stale
     return entry
 
 
