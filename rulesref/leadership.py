@@ -102,9 +102,6 @@ class Readings:
         readings_of(self)
 
 
-READINGS = Readings()  # the site's
-
-
 def leadership_target(value: object, name: str = "target") -> int:
     """LD-1: a Leadership as the number one d6 must equal or beat: 2 to 6, or written "4+".
 
@@ -688,7 +685,7 @@ def resolve_phase(
     dice: Mapping[str, Sequence[int]],
     *,
     prefer: Collection[str] = (),
-    readings: Readings = READINGS,
+    readings: Readings = Readings(),
 ) -> PhaseResult:
     """LD-4 to LD-12: the end of a phase, bottom-up: units, then commands, then the force.
 

@@ -293,9 +293,6 @@ class Readings:
         readings_of(self)
 
 
-SITE_READINGS = Readings()  # the readings the site publishes
-
-
 def _free(r: Round) -> bool:
     """The victor is free to pursue: not tied down fighting other units."""
     return r.victor is not Victor.TIED
@@ -564,7 +561,7 @@ def first_step(steps: Sequence[Step], r: Round) -> int:
     return next(i for i, step in enumerate(steps) if step.applies(r))
 
 
-def standard_fate(r: Round, *, readings: Readings = SITE_READINGS) -> tuple[Verdict, ...]:
+def standard_fate(r: Round, *, readings: Readings = Readings()) -> tuple[Verdict, ...]:
     """The fate of each standard in the round, regimental first, then the army standard:
     the ruling of the first step of its table (`REGIMENTAL_STEPS`, `ARMY_STEPS`) that the
     round answers "yes". `readings` chooses how ST-C1 is read.

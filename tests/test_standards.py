@@ -20,7 +20,6 @@ from rulesref.errors import RulesError
 from rulesref.standards import (
     ARMY_STEPS,
     REGIMENTAL_STEPS,
-    SITE_READINGS,
     Character,
     Fate,
     Readings,
@@ -59,7 +58,7 @@ ALL_ROUNDS = list(every_round())
 WORDS = Readings(free_to_pursue_suffices=True)  # ST-C1 read by the words of ST-7, ST-8
 
 
-def fates(r: Round, readings: Readings = SITE_READINGS) -> list[tuple[str, str]]:
+def fates(r: Round, readings: Readings = Readings()) -> list[tuple[str, str]]:
     return [(v.fate.value, v.clause) for v in standard_fate(r, readings=readings)]
 
 

@@ -53,7 +53,6 @@ from rulesref.exact import Rational, divexact, gcd
 from rulesref.leadership import (
     MAX_CASCADE_TESTS,
     NOBODY,
-    READINGS,
     Claim,
     Command,
     Doctrine,
@@ -334,7 +333,7 @@ def cascade_probabilities(
     casualties: Mapping[str, int],
     *,
     prefer: Collection[str] = (),
-    readings: Readings = READINGS,
+    readings: Readings = Readings(),
 ) -> Cascade:
     """Exact probabilities that each unit and command is removed and that the force breaks,
     after this phase's `casualties` (LD-4 to LD-12, bottom-up; LD-C3, LD-C4: removals count
