@@ -602,6 +602,19 @@ def test_cascade_matches_brute_force_on_distinct_ranks_and_rerolls(drawn, keep):
     assert_agrees(force, casualties, readings=Readings(removed_figures_survive=keep))
 
 
+@pytest.mark.parametrize("keep", [False, True])
+def test_commands_whose_sure_losses_alone_make_the_force_test(keep):
+    """Two commands each lose two wiped-out units whatever the dice, which together make
+    the force test (4 of 7): on the figures where both are merged, nothing is left below
+    the bar, and the force tests on every roll there."""
+    a = Command("A", [Unit("a1", 4, 4)], [Leader("La", 4, rank=1)])
+    b1 = Command("B1", [Unit(f"b1{i}", 4, 3) for i in range(3)], [Leader("Lb1", 3, rank=2)])
+    b2 = Command("B2", [Unit(f"b2{i}", 4, 5) for i in range(3)], [Leader("Lb2", 2, rank=3)])
+    casualties = {"a1": 3, "b10": 4, "b11": 4, "b12": 3, "b20": 4, "b21": 4, "b22": 3}
+    odds = assert_agrees(Force([a, b1, b2]), casualties, readings=Readings(keep))
+    assert odds.force_breaks == (Rational(649, 1944) if keep else Rational(883, 1944))
+
+
 def test_identical_commands_match_brute_force():
     """Four identical platoons whose every unit tests: one kind of command, as a power."""
     commands = [
