@@ -615,6 +615,27 @@ def test_commands_whose_sure_losses_alone_make_the_force_test(keep):
     assert odds.force_breaks == (Rational(649, 1944) if keep else Rational(883, 1944))
 
 
+def test_ld9_a_command_tests_after_different_numbers_of_losses():
+    """Five units all testing: the platoon is below half with one unit left or with two,
+    and takes its test in both cases (its sergeant alive or not)."""
+    units = [Unit(f"s{i}", 4, 3 + i % 3) for i in range(5)]
+    force = Force([Command("Platoon", units, [Leader("Sgt", 4, rank=1, unit="s0")])])
+    odds = assert_agrees(force, {f"s{i}": 3 for i in range(5)})
+    assert odds.command_fails["Platoon"] == Rational(61, 324)
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_ld6_two_alike_units_carrying_leaders(keep):
+    """Two units each carrying a sergeant of the same rank and Leadership test alike; the
+    platoon falls back on a plain unit's Leadership only when both fail."""
+    units = [Unit("a", 4, 4), Unit("b", 4, 4), Unit("c", 4, 5), Unit("d", 4, 3)]
+    sergeants = [Leader("Sgt A", 4, rank=2, unit="a"), Leader("Sgt B", 4, rank=2, unit="b")]
+    other = Command("Other", [Unit("e", 4, 4)], [Leader("Lt", 4, rank=1)])
+    force = Force([Command("Platoon", units, sergeants), other])
+    odds = assert_agrees(force, {"a": 3, "b": 3, "c": 3, "e": 3}, readings=Readings(keep))
+    assert odds.force_breaks == (Rational(5, 24) if keep else Rational(5, 27))
+
+
 def test_identical_commands_match_brute_force():
     """Four identical platoons whose every unit tests: one kind of command, as a power."""
     commands = [

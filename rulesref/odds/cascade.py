@@ -659,7 +659,16 @@ def _kinds(merged: Sequence[tuple[int, Piece]]) -> list[list[tuple[int, Piece]]]
     return list(kinds.values())
 
 
-Outsides = list[tuple[Claim, Outer]]  # a command's pieces: senior, what lies outside
+class Outside(NamedTuple):
+    """What lies outside one of a command's pieces on a run of thresholds: the other
+    commands' cumulative weights by units lost, and all their weight."""
+
+    upto: Claim  # the piece's senior
+    window: Window
+    mass: int
+
+
+Outsides = list[Outside]  # a command's pieces, each with what lies outside it
 
 
 def _add_breaks(part: _Staged, outsides: Outsides, test: _ForceTest, fail: States) -> None:
@@ -676,7 +685,7 @@ def _add_breaks(part: _Staged, outsides: Outsides, test: _ForceTest, fail: State
     )
     every_loss = sorted({lost for _, lost, _ in states})
     column_of = {lost: column for column, lost in enumerate(every_loss)}
-    seniors = sorted({upto for upto, _ in outsides})
+    seniors = sorted({outside.upto for outside in outsides})
     in_piece: dict[Claim, list[int]] = {}  # the units lost of the states in each piece
     losses: set[int] = set()
     joined = 0
@@ -686,10 +695,10 @@ def _add_breaks(part: _Staged, outsides: Outsides, test: _ForceTest, fail: State
             joined += 1
         in_piece[upto] = sorted(losses)
     rows = {upto: [0] * len(column_of) for upto in seniors}  # by units lost
-    for upto, others in outsides:
+    for upto, window, mass in outsides:
         row = rows[upto]
         for lost in in_piece[upto]:
-            row[column_of[lost]] += others.mass - others.window.fewer(test.bar - lost)
+            row[column_of[lost]] += mass - window.fewer(test.bar - lost)
     for better, worse in zip(seniors[::-1], seniors[-2::-1], strict=False):  # and above
         rows[worse] = [w + b for w, b in zip(rows[worse], rows[better], strict=True)]
     for level, lost, state in states:
@@ -708,14 +717,12 @@ def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) 
     leaves = [piece.below_bar for piece in pieces] + [node.inner]
     windows = _outside(leaves, test.bar, outer.window, rest)
     masses = _all_but_one([piece.mass for piece in pieces] + [node.inner_mass])
-    gones = _all_but_one([piece.gone for piece in pieces] + [node.inner_gone])
-    mass, gone = outer.mass * rest_mass, outer.gone * rest_gone
-    outside = zip(kinds, windows[:-1], masses[:-1], gones[:-1], strict=True)
-    for members, window, others_mass, others_gone in outside:
-        others = Outer(window, mass * others_mass, gone * others_gone)
+    mass = outer.mass * rest_mass
+    for members, window, others in zip(kinds, windows[:-1], masses[:-1], strict=True):
         for index, piece in members:
-            outsides[index].append((piece.upto, others))
-    inside = Outer(windows[-1], mass * masses[-1], gone * gones[-1])
+            outsides[index].append(Outside(piece.upto, window, mass * others))
+    gone = outer.gone * rest_gone * prod(piece.gone for piece in pieces)
+    inside = Outer(windows[-1], mass * masses[-1], gone)
     for half in node.halves:
         _down(half, inside, test, outsides)
     lost = range(node.inner.shift, node.inner.shift + len(node.inner.polynomial))
