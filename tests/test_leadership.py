@@ -636,6 +636,16 @@ def test_ld6_two_alike_units_carrying_leaders(keep):
     assert odds.force_breaks == (Rational(5, 24) if keep else Rational(5, 27))
 
 
+def test_ld7_a_force_whose_doctrine_ignores_its_failures_never_breaks_on_its_test():
+    """Commands still test and fall, units still go with them, but the force's own test
+    always holds (no figure it may test on counts): only losing every unit breaks it."""
+    platoon = Command("P", [Unit("a", 4, 4), Unit("b", 4, 5), Unit("c", 4, 3)], [])
+    squad = Command("S", [Unit("d", 4, 4)], [Leader("Lt", 4, rank=1)])
+    force = Force([platoon, squad], doctrine=Doctrine(ignores=True))
+    odds = assert_agrees(force, {"a": 3, "b": 3, "c": 3, "d": 3})
+    assert odds.force_breaks == odds.command_removed["P"] * odds.command_removed["S"]
+
+
 def test_identical_commands_match_brute_force():
     """Four identical platoons whose every unit tests: one kind of command, as a power."""
     commands = [

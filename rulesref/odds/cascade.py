@@ -39,7 +39,7 @@ print(odds.unit_removed, odds.force_breaks)  # one of two squads is not below ha
 
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from itertools import accumulate
@@ -303,16 +303,6 @@ def _command_stage(part: _Command, rungs: Sequence[Rung], keep: bool) -> tuple[S
     return outcomes, fails
 
 
-def _common_divisor(first: int, others: Iterable[int]) -> int:
-    """The greatest common divisor, stopping as soon as it is 1."""
-    common = first
-    for other in others:
-        common = int(gcd(common, other))  # GMP's, far quicker on numbers this long
-        if common == 1:
-            break
-    return common
-
-
 def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational]) -> _Staged:
     """A command's units' tests and its own (LD-5 to LD-10, LD-C3), as weights of its
     states after its test."""
@@ -321,9 +311,8 @@ def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational
     outcomes, fails = _command_stage(part, rungs, keep)
     out_of = 6 ** (part.command.doctrine.rerolls + 1)
     den = rolls * out_of
-    common = _common_divisor(den, outcomes.values())  # smaller numbers for the force stage
-    if common > 1:
-        outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
+    common = int(gcd(den, *outcomes.values()))  # smaller numbers for the force stage
+    outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
     command_fails[part.command.name] = _of_rolls(fails, den)
     return _Staged(part, rungs, rolls, out_of, outcomes, den // common)
 
