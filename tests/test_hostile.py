@@ -21,6 +21,7 @@ RESULT = ca.resolve_battle(BATTLE, [3], [3])
 SQUADS = [ld.Unit("A", 10, "4+"), ld.Unit("B", 10, "4+")]
 FORCE = ld.Force([ld.Command("Platoon", SQUADS)])
 LEADER = ld.Leader("Lt", "3+", rank=1)
+GONE_A = ld.Force([ld.Command("Platoon", [ld.Unit("A", 10, "4+", removed=True), SQUADS[1]])])
 ROUND = st.Round(unit=st.UnitFate.HOLDS)
 
 CASES = [
@@ -110,6 +111,7 @@ CASES = [
     ("leaders of command 'P'", lambda: ld.Command("P", SQUADS, [LEADER] * (ld.MAX_UNITS + 1))),
     ("doctrine", lambda: ld.Command("P", SQUADS, doctrine="x")),
     ("force name", lambda: ld.Force([ld.Command("P", SQUADS)], name=5)),
+    ("doctrine", lambda: ld.Force([ld.Command("P", SQUADS)], doctrine="x")),
     ("leaders of the force", lambda: ld.Force([ld.Command("P", SQUADS)], leaders=5)),
     (
         "leaders of the force",
@@ -184,6 +186,12 @@ CASES = [
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": []})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [7]})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": "5"})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": "56"})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": 5})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [True]})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [5.0]})),
+    # a unit removed in an earlier phase has no model left to lose
+    ("casualties['A']", lambda: ld.resolve_phase(GONE_A, {"A": 1}, {})),
     ("dice must name", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [5], "Z": [1]})),
     ("dice must map", lambda: ld.resolve_phase(FORCE, {"A": 6}, [5])),
     ("start", lambda: ld.must_take_break_test(None, 1, 1)),
