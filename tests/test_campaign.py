@@ -19,6 +19,7 @@ from rulesref.campaign import (
     ROLES,
     STATES,
     TERRAINS,
+    AfterSurrender,
     Battle,
     Garrison,
     LeadershipCheck,
@@ -570,6 +571,8 @@ def test_ca12_ca13_battle_damage_and_hits():
     result = resolve_battle(battle, [6, 2], [4, 1])
     assert result.attacker.battle_damage == 6 - 2  # the defender's defence: 1 + 1 (CA-5)
     assert result.defender.battle_damage == 4 - 2
+    # each platoon's modified value, in order: the defender's defence die has CA-5's +1
+    assert result.attacker.rolls == (6, 2) and result.defender.rolls == (4, 2)
     assert [hits_from_damage(d) for d in (0, 5, 6, 11, 12, 35)] == [0, 0, 1, 1, 2, 5]
 
 
@@ -592,6 +595,10 @@ def test_ca14_ca_c1_the_damage_scale():
     # CA-C1: a platoon withdrawn before the battle takes no part and is not counted
     after = assign_hits([Platoon(state="withdrawn"), FUBAR], 1, [0, 1])
     assert after.withdrawn == 1 and after.fell_back
+    # no hits: nothing to share out, every platoon as it was
+    after = assign_hits([INFANTRY, DAMAGED, FUBAR], 0)
+    assert after.platoons == (INFANTRY, DAMAGED, FUBAR) and after.assignment == (0, 0, 0)
+    assert (after.withdrawn, after.routed, after.fell_back) == (0, False, False)
 
 
 def test_ca15_the_player_assigns_the_hits():
@@ -710,6 +717,7 @@ def test_ca22_mission_hq_fights_as_two_command_platoons():
     """CA-22, CA-C17."""
     hq = mission_hq()
     assert [p.kind for p in hq] == ["command", "command"]
+    assert [p.name for p in hq] == ["HQ 1", "HQ 2"]
     battle = Battle(Side([INFANTRY] * 3), Side(hq))
     assert explain_roll(battle, "defender", 0).modifier == 1  # only CA-5
     result = resolve_battle(battle, [6, 6, 6], [1, 1])  # 18 - 4 = 14: 2 hits
@@ -730,7 +738,8 @@ def test_ca24_after_the_hq_surrenders():
     """CA-24."""
     assert after_hq_surrender("concede").game_over
     fight_on = after_hq_surrender("fight on")
-    assert not fight_on.game_over and not fight_on.army_supplied
+    assert fight_on == AfterSurrender(game_over=False, army_supplied=False)
+    assert after_hq_surrender("concede") == AfterSurrender(game_over=True, army_supplied=False)
     assert army_supply(["quiet", "surrendered", "quiet", "quiet"]) == (True, False, False, False)
 
 
@@ -739,6 +748,16 @@ def test_ca_c5_default_leadership_check():
     assert LeadershipCheck().pass_probability == Rational(7, 12)
     assert LeadershipCheck().passes((3, 4)) and not LeadershipCheck().passes((4, 4))
     assert LeadershipCheck(probability=1).pass_probability == 1
+    # a check of the caller's own decides the resolver's rolled check: 7 fails Leadership 6
+    battle = Battle(Side([INFANTRY]), Side([INFANTRY]))
+    for leadership, passed in ((None, True), (LeadershipCheck(leadership=6), False)):
+        result = resolve_battle(battle, [1], [6], leadership=leadership, leadership_roll=(3, 4))
+        assert result.verdict.checker == "attacker" and result.check_passed is passed
+
+
+def test_constructors_keep_what_they_are_given():
+    assert Garrison([INFANTRY, FUBAR]).platoons == (INFANTRY, FUBAR)  # stored as a tuple
+    assert Side([INFANTRY]).name == "" and Side([INFANTRY], name="Blue").name == "Blue"
 
 
 # Hypothesis: invariants of the exact odds.

@@ -18,6 +18,10 @@ PLATOON = ca.Platoon()
 BATTLE = ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]))
 OUTCOME = ca.assign_hits([PLATOON], 0)
 RESULT = ca.resolve_battle(BATTLE, [3], [3])
+WITHDRAWN = ca.Platoon(state="withdrawn")
+# a platoon that rolls, a FUBAR one (1 or None) and a withdrawn one (None only)
+MIXED = ca.Battle(ca.Side([PLATOON, ca.Platoon(state="fubar"), WITHDRAWN]), ca.Side([PLATOON]))
+BARRED = ca.Battle(ca.Side([ca.Platoon("cavalry")]), ca.Side([PLATOON]), terrain="woods")
 SQUADS = [ld.Unit("A", 10, "4+"), ld.Unit("B", 10, "4+")]
 FORCE = ld.Force([ld.Command("Platoon", SQUADS)])
 LEADER = ld.Leader("Lt", "3+", rank=1)
@@ -225,6 +229,11 @@ CASES = [
     ("attacker dice", lambda: ca.resolve_battle(BATTLE, [3, 3], [3])),
     ("die", lambda: ca.resolve_battle(BATTLE, [7], [3])),
     ("die", lambda: ca.resolve_battle(BATTLE, [3.0], [3])),
+    ("attacker dice", lambda: ca.resolve_battle(BATTLE, 3, [3])),
+    ("attacker dice", lambda: ca.resolve_battle(BATTLE, "3", [3])),
+    ("attacker die 1", lambda: ca.resolve_battle(MIXED, [3, 3, None], [3])),
+    ("attacker die 2", lambda: ca.resolve_battle(MIXED, [3, 1, 1], [3])),
+    ("cavalry", lambda: ca.explain_roll(BARRED, "attacker", 0).value(3)),
     ("role", lambda: BATTLE.declarations("both")),
     ("role", lambda: ca.explain_roll(BATTLE, None, 0)),
     ("index", lambda: ca.explain_roll(BATTLE, "attacker", 1)),
@@ -238,6 +247,7 @@ CASES = [
     ("leadership", lambda: ca.LeadershipCheck(leadership=13)),
     ("roll", lambda: ca.LeadershipCheck().passes(None)),
     ("leadership roll", lambda: ca.LeadershipCheck().passes([1, 2, 3])),
+    ("roll", lambda: ca.LeadershipCheck(probability=Rational(1, 2)).passes([3, 4])),
     ("damage_order", lambda: ca.verdict(OUTCOME, OUTCOME, float("nan"))),
     ("damage_order", lambda: ca.verdict(OUTCOME, OUTCOME, 2)),
     ("attacker", lambda: ca.verdict(None, OUTCOME, 0)),
@@ -246,6 +256,7 @@ CASES = [
     ("platoons", lambda: ca.assign_hits(None, 1)),
     ("hits", lambda: ca.assign_hits([PLATOON], -1)),
     ("assignment", lambda: ca.assign_hits([PLATOON], 1, [0])),
+    ("assignment", lambda: ca.assign_hits([PLATOON], 3)),  # every hit it can take, not routed
     ("assignment", lambda: ca.assign_hits([PLATOON], 1, "1")),
     ("assignment[0]", lambda: ca.assign_hits([PLATOON], 1, [True])),
     ("platoons", lambda: ca.fewest_withdrawals(None, 1)),
@@ -271,6 +282,11 @@ CASES = [
     ("hits", lambda: PLATOON.hit(4)),
     # CA-2: only withdrawn platoons and barred cavalry may roll nothing
     ("attacker platoon 0", lambda: ca.Battle(ca.Side([PLATOON], [None]), ca.Side([PLATOON]))),
+    # CA-C1: a withdrawn platoon may not roll either (CA-10 is the cavalry's clause)
+    (
+        "attacker platoon 1",
+        lambda: ca.Battle(ca.Side([PLATOON, WITHDRAWN], ["attack"] * 2), ca.Side([PLATOON])),
+    ),
     # standards
     ("r", lambda: st.standard_fate(None)),
     ("free_to_pursue_suffices", lambda: st.Readings(free_to_pursue_suffices="no")),

@@ -10,7 +10,7 @@ decides; this fixes the words, so a changed clause id, reason or message shows i
 - `rulings/break_test.json`: every outcome, clause and reason of `resolve_break_test`,
   `reform_permission` and `check_combat_reform` over a grid of inputs;
 - `rulings/campaign.json`: the steps, victor and fates of `resolve_battle` for a few
-  battles under a grid of dice, a passed and a failed check;
+  battles under a grid of dice, a check passed, failed, not rolled and rolled;
 - `rulings/leadership.json`: every test and removal of `resolve_phase` for two small
   forces under a grid of casualties and dice, in both readings of LD-C5;
 - `rulings/standards.json`: the fate, clause, reason and taker of each standard in every
@@ -219,16 +219,20 @@ def roll_rulings() -> dict[str, str]:
     return entries
 
 
+# The loser's check (CA-C5): passed, failed, not yet rolled, or rolled on two dice (8 fails)
+CHECKS = {True: "passed", False: "failed", None: "not rolled", (4, 4): "rolled (4, 4)"}
+
+
 def campaign_rulings() -> dict[str, str]:
     entries = verdict_rulings() | roll_rulings()
     for name, battle in BATTLES.items():
         for attack, defence, check in product(
-            _rolls(battle, "attacker"), _rolls(battle, "defender"), (True, False)
+            _rolls(battle, "attacker"), _rolls(battle, "defender"), CHECKS
         ):
             result = ca.resolve_battle(battle, attack, defence, leadership_roll=check)
             fates = f"{result.attacker.fate}/{result.defender.fate}"
             steps = " / ".join(map(str, result.steps))
-            key = f"{name}: {attack} v {defence}, check {'passed' if check else 'failed'}"
+            key = f"{name}: {attack} v {defence}, check {CHECKS[check]}"
             entries[key] = f"{result.victor} | {fates} | check {result.check_passed} | {steps}"
     return entries
 
