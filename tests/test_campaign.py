@@ -667,6 +667,10 @@ def test_ca18_equal_withdrawals_greater_damage_wins_and_ca_c6_ties():
     tie = resolve_battle(battle, [3, 3], [3, 2])
     assert tie.attacker.battle_damage == tie.defender.battle_damage
     assert tie.victor is None and tie.verdict.clause == "CA-C6" and tie.verdict.checker is None
+    # verdict on its own: a defender is not a garrison unless the caller says so (CA-20)
+    unhurt, hit = assign_hits([INFANTRY], 0), assign_hits([INFANTRY], 1, [1])
+    assert verdict(unhurt, hit, 1).checker == "defender"
+    assert verdict(unhurt, hit, 1, garrison=True).checker is None
 
 
 def test_ca_c7_both_sides_fall_back():
@@ -748,6 +752,7 @@ def test_ca_c5_default_leadership_check():
     assert LeadershipCheck().pass_probability == Rational(7, 12)
     assert LeadershipCheck().passes((3, 4)) and not LeadershipCheck().passes((4, 4))
     assert LeadershipCheck(probability=1).pass_probability == 1
+    assert isinstance(LeadershipCheck(probability=1).pass_probability, Rational)  # sympy's
     # a check of the caller's own decides the resolver's rolled check: 7 fails Leadership 6
     battle = Battle(Side([INFANTRY]), Side([INFANTRY]))
     for leadership, passed in ((None, True), (LeadershipCheck(leadership=6), False)):

@@ -39,6 +39,15 @@ CASES = [
     ("supply_value", lambda: ca.Garrison((PLATOON,), supply_value=101)),
     ("found", lambda: ca.fates(None, {}, None, garrison=False)),
     (
+        "garrison",
+        lambda: ca.fates(
+            ca.verdict(OUTCOME, OUTCOME, 0),
+            {"attacker": OUTCOME, "defender": OUTCOME},
+            None,
+            garrison="no",
+        ),
+    ),
+    (
         "after['defender']",
         lambda: ca.fates(
             ca.verdict(OUTCOME, OUTCOME, 0), {"attacker": OUTCOME}, None, garrison=False
@@ -235,6 +244,9 @@ CASES = [
     ("attacker die 2", lambda: ca.resolve_battle(MIXED, [3, 1, 1], [3])),
     ("cavalry", lambda: ca.explain_roll(BARRED, "attacker", 0).value(3)),
     ("role", lambda: BATTLE.declarations("both")),
+    ("role", lambda: BATTLE.side("both")),
+    ("platoons", lambda: ca.hit_order(ca.fewest_withdrawals, [])),
+    ("platoons", lambda: ca.hit_order(ca.most_withdrawals, [PLATOON] * (ca.MAX_PLATOONS + 1))),
     ("role", lambda: ca.explain_roll(BATTLE, None, 0)),
     ("index", lambda: ca.explain_roll(BATTLE, "attacker", 1)),
     ("battle", lambda: ca.explain_roll(None, "attacker", 0)),
