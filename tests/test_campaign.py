@@ -381,13 +381,26 @@ LARGER_BATTLES = {
     "defence 12 v 12, mountain": Battle(
         brittle(6, 6, ("attack", "defence")), brittle(7, 5), terrain="mountain"
     ),
+    # 0 to 3 hits on the defender; under `fickle` its withdrawals go 0, 1, 0, 1
+    "three guns v FUBAR and fresh": Battle(Side([ARTILLERY] * 3), Side([FUBAR, INFANTRY])),
 }
+
+
+def fickle(platoons, hits):
+    """A policy of the caller's own whose withdrawals do not grow with the hits: an odd
+    number of hits sacrifices the weakest platoons, an even number spreads them."""
+    return (most_withdrawals if hits % 2 else fewest_withdrawals)(platoons, hits)
 
 
 @pytest.mark.parametrize(
     "policy",
-    [fewest_withdrawals, most_withdrawals, lambda platoons, hits: most_withdrawals(platoons, hits)],
-    ids=["fewest", "most", "a policy of the caller's own"],
+    [
+        fewest_withdrawals,
+        most_withdrawals,
+        lambda platoons, hits: most_withdrawals(platoons, hits),
+        fickle,
+    ],
+    ids=["fewest", "most", "a policy of the caller's own", "one whose withdrawals go down"],
 )
 @pytest.mark.parametrize("name", LARGER_BATTLES)
 def test_exact_odds_at_size_equal_the_straightforward_path(name, policy):
@@ -402,6 +415,8 @@ def test_exact_odds_at_size_equal_the_straightforward_path(name, policy):
         assert as_fractions(odds.fate[role]) == {k: v for k, v in fate[role].items() if v}
     assert as_fractions(odds.outcomes) == {k: v for k, v in outcomes.items() if v}
     assert len({o for o, p in odds.outcomes.items() if p}) >= 4  # the battle decides things
+    chances = list(odds.outcomes.values())
+    assert chances == sorted(chances, reverse=True)  # the likeliest ending first
 
 
 @settings(max_examples=60, deadline=None)
@@ -627,6 +642,11 @@ def test_ca_c8_a_side_with_no_platoon_left_loses_without_rout():
     battle = Battle(Side([ARTILLERY] * 2), Side([FUBAR], ["attack"]))
     result = resolve_battle(battle, [3, 2], [None])  # 9 damage: one hit, room for one
     assert result.defender.fate == "falls back" and result.verdict.clause == "CA-C8"
+    # three guns do at least 9 damage, so every roll leaves the FUBAR defender no platoon
+    odds = battle_odds(Battle(Side([ARTILLERY] * 3), Side([FUBAR])))
+    assert odds.victor == {"attacker": 1, "defender": 0, None: 0}
+    assert odds.fate["defender"]["falls back"] + odds.fate["defender"]["routed"] == 1
+    assert odds.must_check == {"attacker": 0, "defender": 0}  # both roles, even never
 
 
 def test_ca17_more_withdrawals_lose_and_check():
