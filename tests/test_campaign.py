@@ -19,6 +19,7 @@ from rulesref.campaign import (
     ROLES,
     STATES,
     TERRAINS,
+    AfterSurrender,
     Battle,
     Garrison,
     LeadershipCheck,
@@ -380,13 +381,26 @@ LARGER_BATTLES = {
     "defence 12 v 12, mountain": Battle(
         brittle(6, 6, ("attack", "defence")), brittle(7, 5), terrain="mountain"
     ),
+    # 0 to 3 hits on the defender; under `fickle` its withdrawals go 0, 1, 0, 1
+    "three guns v FUBAR and fresh": Battle(Side([ARTILLERY] * 3), Side([FUBAR, INFANTRY])),
 }
+
+
+def fickle(platoons, hits):
+    """A policy of the caller's own whose withdrawals do not grow with the hits: an odd
+    number of hits sacrifices the weakest platoons, an even number spreads them."""
+    return (most_withdrawals if hits % 2 else fewest_withdrawals)(platoons, hits)
 
 
 @pytest.mark.parametrize(
     "policy",
-    [fewest_withdrawals, most_withdrawals, lambda platoons, hits: most_withdrawals(platoons, hits)],
-    ids=["fewest", "most", "a policy of the caller's own"],
+    [
+        fewest_withdrawals,
+        most_withdrawals,
+        lambda platoons, hits: most_withdrawals(platoons, hits),
+        fickle,
+    ],
+    ids=["fewest", "most", "a policy of the caller's own", "one whose withdrawals go down"],
 )
 @pytest.mark.parametrize("name", LARGER_BATTLES)
 def test_exact_odds_at_size_equal_the_straightforward_path(name, policy):
@@ -401,6 +415,8 @@ def test_exact_odds_at_size_equal_the_straightforward_path(name, policy):
         assert as_fractions(odds.fate[role]) == {k: v for k, v in fate[role].items() if v}
     assert as_fractions(odds.outcomes) == {k: v for k, v in outcomes.items() if v}
     assert len({o for o, p in odds.outcomes.items() if p}) >= 4  # the battle decides things
+    chances = list(odds.outcomes.values())
+    assert chances == sorted(chances, reverse=True)  # the likeliest ending first
 
 
 @settings(max_examples=60, deadline=None)
@@ -570,6 +586,8 @@ def test_ca12_ca13_battle_damage_and_hits():
     result = resolve_battle(battle, [6, 2], [4, 1])
     assert result.attacker.battle_damage == 6 - 2  # the defender's defence: 1 + 1 (CA-5)
     assert result.defender.battle_damage == 4 - 2
+    # each platoon's modified value, in order: the defender's defence die has CA-5's +1
+    assert result.attacker.rolls == (6, 2) and result.defender.rolls == (4, 2)
     assert [hits_from_damage(d) for d in (0, 5, 6, 11, 12, 35)] == [0, 0, 1, 1, 2, 5]
 
 
@@ -592,6 +610,10 @@ def test_ca14_ca_c1_the_damage_scale():
     # CA-C1: a platoon withdrawn before the battle takes no part and is not counted
     after = assign_hits([Platoon(state="withdrawn"), FUBAR], 1, [0, 1])
     assert after.withdrawn == 1 and after.fell_back
+    # no hits: nothing to share out, every platoon as it was
+    after = assign_hits([INFANTRY, DAMAGED, FUBAR], 0)
+    assert after.platoons == (INFANTRY, DAMAGED, FUBAR) and after.assignment == (0, 0, 0)
+    assert (after.withdrawn, after.routed, after.fell_back) == (0, False, False)
 
 
 def test_ca15_the_player_assigns_the_hits():
@@ -620,6 +642,11 @@ def test_ca_c8_a_side_with_no_platoon_left_loses_without_rout():
     battle = Battle(Side([ARTILLERY] * 2), Side([FUBAR], ["attack"]))
     result = resolve_battle(battle, [3, 2], [None])  # 9 damage: one hit, room for one
     assert result.defender.fate == "falls back" and result.verdict.clause == "CA-C8"
+    # three guns do at least 9 damage, so every roll leaves the FUBAR defender no platoon
+    odds = battle_odds(Battle(Side([ARTILLERY] * 3), Side([FUBAR])))
+    assert odds.victor == {"attacker": 1, "defender": 0, None: 0}
+    assert odds.fate["defender"]["falls back"] + odds.fate["defender"]["routed"] == 1
+    assert odds.must_check == {"attacker": 0, "defender": 0}  # both roles, even never
 
 
 def test_ca17_more_withdrawals_lose_and_check():
@@ -660,6 +687,10 @@ def test_ca18_equal_withdrawals_greater_damage_wins_and_ca_c6_ties():
     tie = resolve_battle(battle, [3, 3], [3, 2])
     assert tie.attacker.battle_damage == tie.defender.battle_damage
     assert tie.victor is None and tie.verdict.clause == "CA-C6" and tie.verdict.checker is None
+    # verdict on its own: a defender is not a garrison unless the caller says so (CA-20)
+    unhurt, hit = assign_hits([INFANTRY], 0), assign_hits([INFANTRY], 1, [1])
+    assert verdict(unhurt, hit, 1).checker == "defender"
+    assert verdict(unhurt, hit, 1, garrison=True).checker is None
 
 
 def test_ca_c7_both_sides_fall_back():
@@ -710,6 +741,7 @@ def test_ca22_mission_hq_fights_as_two_command_platoons():
     """CA-22, CA-C17."""
     hq = mission_hq()
     assert [p.kind for p in hq] == ["command", "command"]
+    assert [p.name for p in hq] == ["HQ 1", "HQ 2"]
     battle = Battle(Side([INFANTRY] * 3), Side(hq))
     assert explain_roll(battle, "defender", 0).modifier == 1  # only CA-5
     result = resolve_battle(battle, [6, 6, 6], [1, 1])  # 18 - 4 = 14: 2 hits
@@ -730,7 +762,8 @@ def test_ca24_after_the_hq_surrenders():
     """CA-24."""
     assert after_hq_surrender("concede").game_over
     fight_on = after_hq_surrender("fight on")
-    assert not fight_on.game_over and not fight_on.army_supplied
+    assert fight_on == AfterSurrender(game_over=False, army_supplied=False)
+    assert after_hq_surrender("concede") == AfterSurrender(game_over=True, army_supplied=False)
     assert army_supply(["quiet", "surrendered", "quiet", "quiet"]) == (True, False, False, False)
 
 
@@ -739,6 +772,17 @@ def test_ca_c5_default_leadership_check():
     assert LeadershipCheck().pass_probability == Rational(7, 12)
     assert LeadershipCheck().passes((3, 4)) and not LeadershipCheck().passes((4, 4))
     assert LeadershipCheck(probability=1).pass_probability == 1
+    assert isinstance(LeadershipCheck(probability=1).pass_probability, Rational)  # sympy's
+    # a check of the caller's own decides the resolver's rolled check: 7 fails Leadership 6
+    battle = Battle(Side([INFANTRY]), Side([INFANTRY]))
+    for leadership, passed in ((None, True), (LeadershipCheck(leadership=6), False)):
+        result = resolve_battle(battle, [1], [6], leadership=leadership, leadership_roll=(3, 4))
+        assert result.verdict.checker == "attacker" and result.check_passed is passed
+
+
+def test_constructors_keep_what_they_are_given():
+    assert Garrison([INFANTRY, FUBAR]).platoons == (INFANTRY, FUBAR)  # stored as a tuple
+    assert Side([INFANTRY]).name == "" and Side([INFANTRY], name="Blue").name == "Blue"
 
 
 # Hypothesis: invariants of the exact odds.

@@ -18,9 +18,14 @@ PLATOON = ca.Platoon()
 BATTLE = ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]))
 OUTCOME = ca.assign_hits([PLATOON], 0)
 RESULT = ca.resolve_battle(BATTLE, [3], [3])
+WITHDRAWN = ca.Platoon(state="withdrawn")
+# a platoon that rolls, a FUBAR one (1 or None) and a withdrawn one (None only)
+MIXED = ca.Battle(ca.Side([PLATOON, ca.Platoon(state="fubar"), WITHDRAWN]), ca.Side([PLATOON]))
+BARRED = ca.Battle(ca.Side([ca.Platoon("cavalry")]), ca.Side([PLATOON]), terrain="woods")
 SQUADS = [ld.Unit("A", 10, "4+"), ld.Unit("B", 10, "4+")]
 FORCE = ld.Force([ld.Command("Platoon", SQUADS)])
 LEADER = ld.Leader("Lt", "3+", rank=1)
+GONE_A = ld.Force([ld.Command("Platoon", [ld.Unit("A", 10, "4+", removed=True), SQUADS[1]])])
 ROUND = st.Round(unit=st.UnitFate.HOLDS)
 
 CASES = [
@@ -33,6 +38,15 @@ CASES = [
     ("banked", lambda: ca.Garrison((PLATOON,), banked=10**6 + 1)),
     ("supply_value", lambda: ca.Garrison((PLATOON,), supply_value=101)),
     ("found", lambda: ca.fates(None, {}, None, garrison=False)),
+    (
+        "garrison",
+        lambda: ca.fates(
+            ca.verdict(OUTCOME, OUTCOME, 0),
+            {"attacker": OUTCOME, "defender": OUTCOME},
+            None,
+            garrison="no",
+        ),
+    ),
     (
         "after['defender']",
         lambda: ca.fates(
@@ -110,6 +124,7 @@ CASES = [
     ("leaders of command 'P'", lambda: ld.Command("P", SQUADS, [LEADER] * (ld.MAX_UNITS + 1))),
     ("doctrine", lambda: ld.Command("P", SQUADS, doctrine="x")),
     ("force name", lambda: ld.Force([ld.Command("P", SQUADS)], name=5)),
+    ("doctrine", lambda: ld.Force([ld.Command("P", SQUADS)], doctrine="x")),
     ("leaders of the force", lambda: ld.Force([ld.Command("P", SQUADS)], leaders=5)),
     (
         "leaders of the force",
@@ -184,6 +199,12 @@ CASES = [
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": []})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [7]})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": "5"})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": "56"})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": 5})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [True]})),
+    ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [5.0]})),
+    # a unit removed in an earlier phase has no model left to lose
+    ("casualties['A']", lambda: ld.resolve_phase(GONE_A, {"A": 1}, {})),
     ("dice must name", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [5], "Z": [1]})),
     ("dice must map", lambda: ld.resolve_phase(FORCE, {"A": 6}, [5])),
     ("start", lambda: ld.must_take_break_test(None, 1, 1)),
@@ -217,7 +238,15 @@ CASES = [
     ("attacker dice", lambda: ca.resolve_battle(BATTLE, [3, 3], [3])),
     ("die", lambda: ca.resolve_battle(BATTLE, [7], [3])),
     ("die", lambda: ca.resolve_battle(BATTLE, [3.0], [3])),
+    ("attacker dice", lambda: ca.resolve_battle(BATTLE, 3, [3])),
+    ("attacker dice", lambda: ca.resolve_battle(BATTLE, "3", [3])),
+    ("attacker die 1", lambda: ca.resolve_battle(MIXED, [3, 3, None], [3])),
+    ("attacker die 2", lambda: ca.resolve_battle(MIXED, [3, 1, 1], [3])),
+    ("cavalry", lambda: ca.explain_roll(BARRED, "attacker", 0).value(3)),
     ("role", lambda: BATTLE.declarations("both")),
+    ("role", lambda: BATTLE.side("both")),
+    ("platoons", lambda: ca.hit_order(ca.fewest_withdrawals, [])),
+    ("platoons", lambda: ca.hit_order(ca.most_withdrawals, [PLATOON] * (ca.MAX_PLATOONS + 1))),
     ("role", lambda: ca.explain_roll(BATTLE, None, 0)),
     ("index", lambda: ca.explain_roll(BATTLE, "attacker", 1)),
     ("battle", lambda: ca.explain_roll(None, "attacker", 0)),
@@ -230,6 +259,7 @@ CASES = [
     ("leadership", lambda: ca.LeadershipCheck(leadership=13)),
     ("roll", lambda: ca.LeadershipCheck().passes(None)),
     ("leadership roll", lambda: ca.LeadershipCheck().passes([1, 2, 3])),
+    ("roll", lambda: ca.LeadershipCheck(probability=Rational(1, 2)).passes([3, 4])),
     ("damage_order", lambda: ca.verdict(OUTCOME, OUTCOME, float("nan"))),
     ("damage_order", lambda: ca.verdict(OUTCOME, OUTCOME, 2)),
     ("attacker", lambda: ca.verdict(None, OUTCOME, 0)),
@@ -238,6 +268,7 @@ CASES = [
     ("platoons", lambda: ca.assign_hits(None, 1)),
     ("hits", lambda: ca.assign_hits([PLATOON], -1)),
     ("assignment", lambda: ca.assign_hits([PLATOON], 1, [0])),
+    ("assignment", lambda: ca.assign_hits([PLATOON], 3)),  # every hit it can take, not routed
     ("assignment", lambda: ca.assign_hits([PLATOON], 1, "1")),
     ("assignment[0]", lambda: ca.assign_hits([PLATOON], 1, [True])),
     ("platoons", lambda: ca.fewest_withdrawals(None, 1)),
@@ -263,6 +294,11 @@ CASES = [
     ("hits", lambda: PLATOON.hit(4)),
     # CA-2: only withdrawn platoons and barred cavalry may roll nothing
     ("attacker platoon 0", lambda: ca.Battle(ca.Side([PLATOON], [None]), ca.Side([PLATOON]))),
+    # CA-C1: a withdrawn platoon may not roll either (CA-10 is the cavalry's clause)
+    (
+        "attacker platoon 1",
+        lambda: ca.Battle(ca.Side([PLATOON, WITHDRAWN], ["attack"] * 2), ca.Side([PLATOON])),
+    ),
     # standards
     ("r", lambda: st.standard_fate(None)),
     ("free_to_pursue_suffices", lambda: st.Readings(free_to_pursue_suffices="no")),

@@ -34,6 +34,7 @@ from rulesref.leadership import (
     must_take_break_test,
     resolve_phase,
 )
+from rulesref.leadership import Test as Rolled  # not named Test*: pytest would collect it
 from rulesref.odds.cascade import Cascade, cascade_probabilities
 
 OTHER = Readings(removed_figures_survive=True)  # LD-C5's other reading
@@ -846,6 +847,19 @@ def test_bad_input_is_refused_by_name(call, name):
 def test_a_doctrine_that_ignores_a_failure_always_holds():
     assert Doctrine(ignores=True).hold_probability(6) == 1
     assert Doctrine(rerolls=1).hold_probability(4) == Rational(3, 4)
+    assert Doctrine(rerolls=1).hold_chance("4+") == Rational(3, 4)  # its old name
+
+
+def test_a_test_and_a_removal_as_recorded():
+    """A passed test was not ignored (False, not merely falsy); `gone` picks one level."""
+    squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+"), Unit("C", 10, "4+")]
+    force = Force([Command("Platoon", squads)])
+    held = resolve_phase(force, {"A": 6}, {"A": [5]}).tests
+    assert held == (Rolled("A", Level.UNIT, "LD-5", "A", 4, (5,), True, False),)
+    dice = {"A": [1], "B": [1], "Platoon": [1]}
+    result = resolve_phase(force, {"A": 6, "B": 6}, dice)
+    assert result.gone("unit") == {"A", "B", "C"}
+    assert result.gone(Level.COMMAND) == {"Platoon"} and result.gone("force") == {"force"}
 
 
 def test_a_unit_at_exactly_half_before_the_phase_falls_below_this_phase():

@@ -10,9 +10,9 @@ decides; this fixes the words, so a changed clause id, reason or message shows i
 - `rulings/break_test.json`: every outcome, clause and reason of `resolve_break_test`,
   `reform_permission` and `check_combat_reform` over a grid of inputs;
 - `rulings/campaign.json`: the steps, victor and fates of `resolve_battle` for a few
-  battles under a grid of dice, a passed and a failed check;
-- `rulings/leadership.json`: every test and removal of `resolve_phase` for a small force
-  under a grid of casualties and dice, in both readings of LD-C5;
+  battles under a grid of dice, a check passed, failed, not rolled and rolled;
+- `rulings/leadership.json`: every test and removal of `resolve_phase` for two small
+  forces under a grid of casualties and dice, in both readings of LD-C5;
 - `rulings/standards.json`: the fate, clause, reason and taker of each standard in every
   round of `rulesref.standards.every_round`, in both readings of ST-C1.
 """
@@ -219,16 +219,20 @@ def roll_rulings() -> dict[str, str]:
     return entries
 
 
+# The loser's check (CA-C5): passed, failed, not yet rolled, or rolled on two dice (8 fails)
+CHECKS = {True: "passed", False: "failed", None: "not rolled", (4, 4): "rolled (4, 4)"}
+
+
 def campaign_rulings() -> dict[str, str]:
     entries = verdict_rulings() | roll_rulings()
     for name, battle in BATTLES.items():
         for attack, defence, check in product(
-            _rolls(battle, "attacker"), _rolls(battle, "defender"), (True, False)
+            _rolls(battle, "attacker"), _rolls(battle, "defender"), CHECKS
         ):
             result = ca.resolve_battle(battle, attack, defence, leadership_roll=check)
             fates = f"{result.attacker.fate}/{result.defender.fate}"
             steps = " / ".join(map(str, result.steps))
-            key = f"{name}: {attack} v {defence}, check {'passed' if check else 'failed'}"
+            key = f"{name}: {attack} v {defence}, check {CHECKS[check]}"
             entries[key] = f"{result.victor} | {fates} | check {result.check_passed} | {steps}"
     return entries
 
@@ -250,25 +254,53 @@ FACES = {
     "all 6s": dict.fromkeys(["A", "B", "C", "D", "1st", "2nd", "force"], [6]),
     "mixed": {"A": [1], "B": [1, 6], "C": [6], "D": [1], "1st": [1], "2nd": [6], "force": [2]},
 }
+# A command of two units never tests (one left is half); one of three does (LD-9), so
+# here a command fails and takes its last unit with it (LD-10), on the word of a rank 1
+# leader who outranks the ordinary models beside him (LD-3, LD-C9).
+SECTION = ld.Force(
+    [
+        ld.Command(
+            "3rd",
+            [ld.Unit("E", 4, "4+"), ld.Unit("F", 4, "4+"), ld.Unit("G", 4, "4+")],
+            [ld.Leader("Sgt", "5+", rank=1, unit="E")],
+        ),
+        ld.Command("4th", [ld.Unit("H", 4, "3+")]),
+    ]
+)
+SECTION_FACES = {
+    "all 1s": dict.fromkeys(["E", "F", "G", "H", "3rd", "4th", "force"], [1]),
+    "all 6s": dict.fromkeys(["E", "F", "G", "H", "3rd", "4th", "force"], [6]),
+}
 
 
-def leadership_rulings() -> dict[str, str]:
+def _phase_rulings(
+    force: ld.Force, losses: dict[str, tuple[int, ...]], faces: dict[str, dict]
+) -> dict[str, str]:
+    """Every test and removal of `resolve_phase` for each combination of `losses` (the
+    casualties each unit may take) and `faces`, in both readings of LD-C5."""
     entries = {}
-    for a, b, c, d, (faces, dice), survive in product(
-        (0, 6, 10), (0, 6, 10), (0, 6, 10), (0, 4), FACES.items(), (False, True)
-    ):
-        casualties = {name: n for name, n in zip("ABCD", (a, b, c, d), strict=True) if n}
+    for *lost, (named, dice), survive in product(*losses.values(), faces.items(), (False, True)):
+        casualties = {name: n for name, n in zip(losses, lost, strict=True) if n}
         readings = ld.Readings(removed_figures_survive=survive)
-        result = ld.resolve_phase(COMPANY, casualties, dice, readings=readings)
+        result = ld.resolve_phase(force, casualties, dice, readings=readings)
         tests = " / ".join(
             f"{t.who} {t.level} {t.clause} on {t.figure} {t.target}+ rolled {t.rolls} "
             f"{'passed' if t.passed else 'failed'}{' (ignored)' if t.ignored else ''}"
             for t in result.tests
         )
         removed = " / ".join(f"{r.who} {r.level} {r.clause}: {r.reason}" for r in result.removed)
-        key = f"casualties {casualties}, dice {faces}, removed figures survive {survive}"
+        key = f"casualties {casualties}, dice {named}, removed figures survive {survive}"
         entries[key] = f"{tests} | {removed} | broken {result.force_broken}"
     return entries
+
+
+def leadership_rulings() -> dict[str, str]:
+    company = {"A": (0, 6, 10), "B": (0, 6, 10), "C": (0, 6, 10), "D": (0, 4)}
+    section = {"E": (0, 3), "F": (0, 4), "G": (0, 4), "H": (0, 3)}
+    return _phase_rulings(COMPANY, company, FACES) | {
+        f"{SECTION.commands[0].name} and {SECTION.commands[1].name}: {key}": ruled
+        for key, ruled in _phase_rulings(SECTION, section, SECTION_FACES).items()
+    }
 
 
 def standards_rulings() -> dict[str, str]:
