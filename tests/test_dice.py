@@ -17,6 +17,7 @@ from rulesref.dice import (
     power_counts,
     probability_at_least,
     probability_at_most,
+    probability_of,
     sum_counts,
     total_counts,
     ways_at_most,
@@ -100,8 +101,16 @@ def _naive_product(a: list[int], b: list[int]) -> list[int]:
 @example([-(2**64)] * 300, [-(2**64)] * 300).via("a negative times a negative")
 @example([-1, 0, 1], [1]).via("a negative field beside a zero one")
 @example([1, -128], [-128, 1]).via("a field's sign bit is the coefficient's sign")
+@example([-255] * 127, [255] * 127).via("a product past a quarter of its field")
 def test_convolve_matches_the_schoolbook_product(a, b):
     assert convolve(a, b) == _naive_product(a, b)
+
+
+def test_probability_of_names_what_it_refuses():
+    with pytest.raises(RulesError, match="^ways must be a whole number from 0 to 36, got 37$"):
+        probability_of(37, dice=2)
+    with pytest.raises(RulesError, match="^dice must be a whole number from 0 to 10000, got -1$"):
+        probability_of(1, dice=-1)
 
 
 def test_sum_counts_takes_as_many_dice_as_allowed():
