@@ -74,25 +74,12 @@ def one_command(units: int) -> tuple[Force, dict[str, int]]:
     return Force([Command("horde", squads, [lieutenant])]), {s.name: 6 for s in squads}
 
 
-def distinct_ranks(
-    units: int, *, size: int = COMMAND_SIZE, rerolls: int = 0
+def ranked_commands(
+    units: int, *, size: int = COMMAND_SIZE, rerolls: int = 0, riding: int = 0
 ) -> tuple[Force, dict[str, int]]:
-    every = Doctrine(rerolls)
-    commands, casualties = [], {}
-    for number in range(0, units, size):
-        squads = [
-            Unit(f"squad {n}", 10, 3 + n % 3, doctrine=every) for n in range(number, number + size)
-        ]
-        c = number // size
-        leader = Leader(f"leader {c}", 2 + c % 5, rank=1 + c % leadership.MAX_RANK)
-        commands.append(Command(f"command {c}", squads, [leader], every))
-        casualties |= {s.name: 6 for s in squads}
-    return Force(commands, doctrine=every), casualties
-
-
-def leaders_in_units(
-    units: int, *, size: int, leaders: int, rerolls: int
-) -> tuple[Force, dict[str, int]]:
+    """Commands of `size` units, every unit testing, each command led by figures of ranks
+    and Leadership of their own: one independent leader, or `riding` leaders carried by
+    its first units."""
     every = Doctrine(rerolls)
     commands, casualties = [], {}
     for number in range(0, units, size):
@@ -102,8 +89,8 @@ def leaders_in_units(
         c = number // size
         officers = [
             Leader(f"leader {c}.{k}", 2 + (c + k) % 5, 1 + (3 * c + k) % leadership.MAX_RANK, unit)
-            for k, unit in enumerate(squad.name for squad in squads[:leaders])
-        ]
+            for k, unit in enumerate(squad.name for squad in squads[:riding])
+        ] or [Leader(f"leader {c}", 2 + c % 5, rank=1 + c % leadership.MAX_RANK)]
         commands.append(Command(f"command {c}", squads, officers, every))
         casualties |= {s.name: 6 for s in squads}
     return Force(commands, doctrine=every), casualties
@@ -138,18 +125,18 @@ def mixed(units: int) -> tuple[Force, dict[str, int]]:
 SHAPES: dict[str, tuple[Shape, tuple[int, ...]]] = {
     "benchmark": (make_force, (10, 50, 200, 1000, 4000)),
     "one-command": (one_command, (100, 200, 400, 1000, 4000)),
-    "distinct-ranks": (distinct_ranks, (100, 400, 1000, 4000)),
+    "distinct-ranks": (ranked_commands, (100, 400, 1000, 4000)),
     "rerolls-10": (lambda units: make_force(units, rerolls=10), (200, 1000, 4000)),
     "ranks-rerolls-10": (
-        lambda units: distinct_ranks(units, size=4, rerolls=10),
+        lambda units: ranked_commands(units, size=4, rerolls=10),
         (100, 400, 1000),
     ),
     "leaders-in-units": (
-        lambda units: leaders_in_units(units, size=10, leaders=3, rerolls=10),
+        lambda units: ranked_commands(units, rerolls=10, riding=3),
         (100, 400, 1000),
     ),
     "many-leaders": (
-        lambda units: leaders_in_units(units, size=100, leaders=45, rerolls=3),
+        lambda units: ranked_commands(units, size=100, rerolls=3, riding=45),
         (200, 400, 1000),
     ),
     "mixed": (mixed, (100, 1000, 4000)),
