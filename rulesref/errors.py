@@ -53,7 +53,8 @@ def _shown(value: object) -> str:
 def whole_number(name: str, value: object, low: int, high: int) -> int:
     """Return `value` if it is an int (not a bool) in `low..high`, else raise `RulesError`."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RulesError(f"{name} must be a whole number from {low} to {high}, got {_shown(value)}")
+        allowed = f"a whole number from {low} to {high}" if low < high else f"{low}"
+        raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
     return value
 
 

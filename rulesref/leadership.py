@@ -545,7 +545,8 @@ def _roll(who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence
     equally likely input), but a die that no test could use is refused."""
     rolls = dice.get(who)
     needed = doctrine.rerolls + 1
-    allowed = f"1 to {needed} d6 results (a roll and {doctrine.rerolls} re-rolls), each 1 to 6"
+    results = f"1 to {needed} d6 results" if needed > 1 else "1 d6 result"
+    allowed = f"{results} (a roll and {doctrine.rerolls} re-rolls), each 1 to 6"
     if isinstance(rolls, str | bytes) or not isinstance(rolls, Sequence) or not rolls:
         raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
     if len(rolls) > needed:
