@@ -34,7 +34,6 @@ from rulesref.errors import (
     yes_or_no,
 )
 from rulesref.exact import Rational
-from rulesref.moved import moved_from
 
 __all__ = [
     "Kind",
@@ -54,15 +53,28 @@ __all__ = [
     "Readings",
     "Battle",
     "cavalry_barred",
+    "declared_rolls",
     "Term",
+    "artillery_modifier",
+    "cavalry_modifier",
+    "defender_modifier",
+    "fortified_modifier",
+    "mountain_modifier",
+    "damaged_modifier",
+    "supply_modifier",
+    "MODIFIERS",
     "RollExplanation",
     "explain_roll",
     "Policy",
     "fewest_withdrawals",
+    "fewest_withdrawals_order",
     "most_withdrawals",
+    "most_withdrawals_order",
     "hit_order",
+    "battle_damage",
     "hits_from_damage",
     "AfterHits",
+    "after_hits",
     "assign_hits",
     "LeadershipCheck",
     "Verdict",
@@ -326,7 +338,7 @@ class Battle:
         object.__setattr__(
             self, "readings", instance_of("readings", readings, Readings, "a Readings")
         )
-        object.__setattr__(self, "_declared", {role: _declare(self, role) for role in Role})
+        object.__setattr__(self, "_declared", {role: declared_rolls(self, role) for role in Role})
 
     def side(self, role: Role | str) -> Side:
         return self.attacker if word_of("role", role, Role) is Role.ATTACKER else self.defender
@@ -359,9 +371,10 @@ def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
     return platoon.kind == Kind.CAVALRY and battle.in_terrain(Terrain.MOUNTAIN, Terrain.WOODS)
 
 
-def _declare(battle: Battle, role: Role) -> tuple[Roll | None, ...]:
+def declared_rolls(battle: Battle, role: Role) -> tuple[Roll | None, ...]:
     """CA-2: what each platoon of a side rolls for: as its player declared, checked, or
-    by default for its side's role; a platoon that may not roll rolls nothing."""
+    by default for its side's role; a platoon that may not roll rolls nothing (`Battle`
+    works this out once, on creation: ask it with `Battle.declarations`)."""
     side = battle.side(role)
     if side.declarations is None:
         default = Roll.ATTACK if role is Role.ATTACKER else Roll.DEFENCE
@@ -415,7 +428,7 @@ class Term:
 # One function per modifier clause: (platoon, what it rolls for, its role, the battle).
 
 
-def _ca3_artillery(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
+def artillery_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-3: artillery +2 on every combat roll, but -1 instead in forest."""
     if platoon.kind != Kind.ARTILLERY:
         return None
@@ -424,25 +437,25 @@ def _ca3_artillery(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> 
     return Term("CA-3", "artillery", +2)
 
 
-def _ca4_cavalry(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
+def cavalry_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-4: cavalry +1 when it rolls for attack."""
     attacking = platoon.kind == Kind.CAVALRY and roll == Roll.ATTACK
     return Term("CA-4", "cavalry", +1) if attacking else None
 
 
-def _ca5_defending(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
+def defender_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-5: the defending army +1 on its defence rolls."""
     defending = role == Role.DEFENDER and roll == Roll.DEFENCE
     return Term("CA-5", "defender", +1) if defending else None
 
 
-def _ca6_fortified(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
+def fortified_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-6: a fortified army +1 on its defence rolls."""
     fortified = battle.side(role).fortified
     return Term("CA-6", "fortified", +1) if fortified and roll == Roll.DEFENCE else None
 
 
-def _ca7_mountain(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
+def mountain_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-7: an army in a mountain hex +1 on its defence rolls (CA-C11: both armies)."""
     in_hex = battle.readings.mountain_both_sides or role == Role.DEFENDER
     if battle.terrain == Terrain.MOUNTAIN and in_hex and roll == Roll.DEFENCE:
@@ -450,24 +463,24 @@ def _ca7_mountain(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> T
     return None
 
 
-def _ca8_damaged(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
+def damaged_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-8: a Damaged platoon -1 on its rolls (not a FUBAR one: CA-C1)."""
     return Term("CA-8", "Damaged", -1) if platoon.state == State.DAMAGED else None
 
 
-def _ca11_supply(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
+def supply_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-11: a platoon out of supply -1 on all its rolls."""
     return None if platoon.supplied else Term("CA-11", "no supply", -1)
 
 
 MODIFIERS: tuple[Callable[[Platoon, Roll, Role, Battle], Term | None], ...] = (
-    _ca3_artillery,
-    _ca4_cavalry,
-    _ca5_defending,
-    _ca6_fortified,
-    _ca7_mountain,
-    _ca8_damaged,
-    _ca11_supply,
+    artillery_modifier,
+    cavalry_modifier,
+    defender_modifier,
+    fortified_modifier,
+    mountain_modifier,
+    damaged_modifier,
+    supply_modifier,
 )
 
 
@@ -563,10 +576,10 @@ def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...
     ```
     """
     hits = _assignable(platoons, hits)
-    return _first_hits(_fewest_first(platoons), len(platoons), hits)
+    return _first_hits(fewest_withdrawals_order(platoons), len(platoons), hits)
 
 
-def _fewest_first(platoons: Sequence[Platoon]) -> list[int]:
+def fewest_withdrawals_order(platoons: Sequence[Platoon]) -> list[int]:
     """CA-15, CA-C9: the platoon that takes each hit in turn: one hit on each platoon with three
     steps left, then one on each with two, then on each with one, in the order listed."""
     left = [p.steps_left for p in platoons]
@@ -591,10 +604,10 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     ```
     """
     hits = _assignable(platoons, hits)
-    return _first_hits(_weakest_first(platoons), len(platoons), hits)
+    return _first_hits(most_withdrawals_order(platoons), len(platoons), hits)
 
 
-def _weakest_first(platoons: Sequence[Platoon]) -> list[int]:
+def most_withdrawals_order(platoons: Sequence[Platoon]) -> list[int]:
     """CA-15: the platoon that takes each hit in turn: every hit the weakest can take, then
     the next weakest (fewest steps left first, the first listed on a tie)."""
     order = []
@@ -613,8 +626,8 @@ def _first_hits(order: Sequence[int], platoons: int, hits: int) -> tuple[int, ..
 
 HitOrder = Callable[[Sequence[Platoon]], list[int]]
 HIT_ORDERS: dict[Policy, HitOrder] = {
-    fewest_withdrawals: _fewest_first,
-    most_withdrawals: _weakest_first,
+    fewest_withdrawals: fewest_withdrawals_order,
+    most_withdrawals: most_withdrawals_order,
 }
 
 
@@ -640,6 +653,22 @@ def _assignable(platoons: Sequence[Platoon], hits: int) -> int:
     """The hits a policy is asked to place: no more than the platoons can take (CA-16)."""
     platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
     return whole_number("hits", hits, 0, sum(p.steps_left for p in platoons))
+
+
+def battle_damage(attack: int, defence: int) -> int:
+    """CA-12: a side's Battle Damage, its attack total less the enemy's defence total
+    (negative when the enemy defends better: CA-C3).
+
+    ```python
+    from rulesref.campaign import battle_damage
+
+    print(battle_damage(12, 5), battle_damage(3, 7))
+    #> 7 -4
+    ```
+    """
+    whole_number("attack", attack, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
+    whole_number("defence", defence, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
+    return attack - defence
 
 
 def hits_from_damage(battle_damage: int) -> int:
@@ -689,7 +718,11 @@ def assign_hits(
     given = _assignment(platoons, hits, assignment)
     left = [room - taken for room, taken in zip(steps, given, strict=True)]
     after = tuple(p.hit(n) for p, n in zip(platoons, given, strict=True))
-    return _after(after, given, left, steps, routed=hits > sum(steps))
+    withdrawn = sum(1 for room, rest in zip(steps, left, strict=True) if room and not rest)
+    remaining = [rest for rest in left if rest]
+    above_fubar = sum(1 for rest in remaining if rest > 1)
+    summary = after_hits(withdrawn, len(remaining), above_fubar, routed=hits > sum(steps))
+    return replace(summary, platoons=after, assignment=given)
 
 
 def _assignment(
@@ -719,19 +752,29 @@ def _assignment(
     return given
 
 
-def _after(
-    platoons: tuple[Platoon, ...],
-    assignment: tuple[int, ...],
-    left: Sequence[int],
-    steps: Sequence[int],
-    *,
-    routed: bool,
+def after_hits(
+    withdrawn: int, in_battle: int, above_fubar: int, *, routed: bool = False
 ) -> AfterHits:
-    """CA-14, CA-C8, CA-C13, CA-20: what the verdict reads of a side after its hits."""
-    withdrawn = sum(1 for room, rest in zip(steps, left, strict=True) if room and not rest)
-    remaining = [rest for rest in left if rest]
-    all_fubar = bool(remaining) and all(rest == 1 for rest in remaining)
-    return AfterHits(platoons, assignment, withdrawn, routed, not remaining, all_fubar)
+    """CA-14, CA-16, CA-C8, CA-C13, CA-20: what the verdict reads of a side after its hits,
+    from counts of its platoons: `withdrawn` by these hits (a platoon withdrawn before the
+    battle is not counted: CA-C13), `in_battle` still in it, and `above_fubar` of those,
+    with more than one step left. A side with none left has fallen back (CA-C8); one whose
+    every platoon left is FUBAR is all FUBAR (CA-20); `routed`: it could not take every
+    hit (CA-16). Its `platoons` and `assignment` are left empty.
+
+    ```python
+    from rulesref.campaign import after_hits
+
+    after = after_hits(1, 2, 0)
+    print(after.withdrawn, after.fell_back, after.all_fubar)
+    #> 1 False True
+    ```
+    """
+    whole_number("withdrawn", withdrawn, 0, MAX_PLATOONS)
+    whole_number("in_battle", in_battle, 0, MAX_PLATOONS)
+    whole_number("above_fubar", above_fubar, 0, in_battle)
+    yes_or_no("routed", routed)
+    return AfterHits((), (), withdrawn, routed, not in_battle, bool(in_battle) and not above_fubar)
 
 
 @dataclass(frozen=True)
@@ -983,7 +1026,7 @@ def resolve_battle(
     leadership = checked_leadership(leadership)
     dice = {Role.ATTACKER: attacker_dice, Role.DEFENDER: defender_dice}
     rolled = {role: _totals(battle, role, dice[role]) for role in Role}
-    damage = {role: rolled[role].attack - rolled[role.enemy].defence for role in Role}
+    damage = {role: battle_damage(rolled[role].attack, rolled[role.enemy].defence) for role in Role}
     steps = _damage_steps(rolled, damage)
     assignments = {Role.ATTACKER: attacker_hits, Role.DEFENDER: defender_hits}
     hits = {role: hits_from_damage(damage[role.enemy]) for role in Role}
@@ -1212,6 +1255,3 @@ def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:
 def may_withdraw_voluntarily(result: BattleResult) -> bool:
     """CA-19: once a victor is known, either side may withdraw of its own accord."""
     return instance_of("result", result, BattleResult, "a BattleResult").victor is not None
-
-
-__getattr__ = moved_from(__name__)

@@ -40,7 +40,6 @@ from math import comb, prod
 
 from rulesref.errors import RulesError, chance, whole_number
 from rulesref.exact import Rational, divexact, in_lowest_terms, mpz, remove
-from rulesref.moved import moved_from
 
 __all__ = [
     "D6",
@@ -315,6 +314,3 @@ def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
     rolls = passes.denominator ** (rerolls + 1)
     misses = passes.denominator - passes.numerator
     return Rational(rolls - misses ** (rerolls + 1), rolls)
-
-
-__getattr__ = moved_from(__name__)  # the old names chance_at_most, chance_at_least

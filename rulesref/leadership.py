@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import NamedTuple
 
-from rulesref.dice import probability_at_least, with_rerolls
 from rulesref.errors import (
     RulesError,
     Word,
@@ -33,7 +32,6 @@ from rulesref.errors import (
     yes_or_no,
 )
 from rulesref.exact import Rational
-from rulesref.moved import moved_from
 
 __all__ = [
     "Level",
@@ -42,19 +40,35 @@ __all__ = [
     "leadership_target",
     "leadership_test_probability",
     "best_leadership",
+    "below_half",
+    "losses_to_fall_below_half",
     "break_test_trigger",
     "must_take_break_test",
     "command_must_test",
     "force_must_test",
     "Doctrine",
     "NO_DOCTRINE",
+    "rolls_of_a_test",
+    "failing_rolls",
     "Unit",
     "Leader",
     "Command",
     "Force",
+    "models_left",
+    "preferred_figures",
+    "Claim",
+    "figure_claim",
+    "unit_claim",
+    "independent_claim",
+    "unit_target",
     "Test",
     "Removal",
     "PhaseResult",
+    "Phase",
+    "Standing",
+    "unit_tests",
+    "command_test",
+    "force_test",
     "resolve_phase",
 ]
 
@@ -136,10 +150,11 @@ def leadership_test_probability(
     ```
     """
     target = leadership_target(target)
-    whole_number("rerolls", rerolls, 0, MAX_REROLLS)
-    if yes_or_no("ignore", ignore):
-        return Rational(1)
-    return with_rerolls(probability_at_least(target, dice=1), rerolls)
+    doctrine = Doctrine(
+        whole_number("rerolls", rerolls, 0, MAX_REROLLS), yes_or_no("ignore", ignore)
+    )
+    fail, out_of = failing_rolls(target, doctrine)
+    return Rational(out_of - fail, out_of)
 
 
 def best_leadership(values: Sequence[int | str]) -> int:
@@ -157,19 +172,47 @@ def best_leadership(values: Sequence[int | str]) -> int:
     return min(leadership_target(value, "leadership") for value in values)
 
 
-def _falls_below_half(start: int, before: int, after: int, counted: str = "") -> bool:
-    """Below half of `start` at the end of a phase, having just fallen there or lost more
-    (strictly below: LD-C2), with the counts checked first; `counted` ends their names
-    (`"_units"`: start_units, ...)."""
-    whole_number(f"start{counted}", start, 1, MAX_MODELS)
-    whole_number(f"before{counted}", before, 0, start)
-    whole_number(f"after{counted}", after, 0, before)
-    return _below_half(start, before, after)
+def below_half(start: int, before: int, after: int) -> bool:
+    """LD-C2, the test of LD-5, LD-6, LD-9 and LD-11: below half of `start` at the end of a
+    phase, having lost some of `before` this phase (strictly below half; none left is
+    gone, not tested: LD-C7). Counts of models for a unit, of units for a command or the
+    force.
+
+    ```python
+    from rulesref.leadership import below_half
+
+    print(below_half(10, 6, 4), below_half(10, 6, 5), below_half(10, 4, 4), below_half(10, 4, 0))
+    #> True False False False
+    ```
+    """
+    whole_number("start", start, 1, MAX_MODELS)
+    whole_number("before", before, 0, start)
+    whole_number("after", after, 0, before)
+    return 0 < after < before and 2 * after < start
 
 
-def _below_half(start: int, before: int, after: int) -> bool:
-    """`_falls_below_half` on counts already checked, for the exact cascade's inner loops."""
-    return 0 < after < before and 2 * after < start  # LD-C2: strictly below; LD-C7: 0 is gone
+def losses_to_fall_below_half(start: int, before: int) -> int:
+    """LD-C2, LD-11: the fewest of `before` that must be lost this phase to leave fewer than
+    half of `start` (one at least: a phase with no loss calls no test), if one is left.
+
+    ```python
+    from rulesref.leadership import losses_to_fall_below_half
+
+    print(losses_to_fall_below_half(8, 8), losses_to_fall_below_half(8, 3))
+    #> 5 1
+    ```
+    """
+    whole_number("start", start, 1, MAX_MODELS)
+    whole_number("before", before, 0, start)
+    return before - min((start - 1) // 2, before - 1)
+
+
+def _units_below_half(start_units: int, before_units: int, after_units: int) -> bool:
+    """`below_half` on counts of units, checked under their own names first."""
+    whole_number("start_units", start_units, 1, MAX_MODELS)
+    whole_number("before_units", before_units, 0, start_units)
+    whole_number("after_units", after_units, 0, before_units)
+    return below_half(start_units, before_units, after_units)
 
 
 def break_test_trigger(start: int, before: int, after: int) -> str | None:
@@ -185,7 +228,7 @@ def break_test_trigger(start: int, before: int, after: int) -> str | None:
     #> LD-5 LD-6 None
     ```
     """
-    if not _falls_below_half(start, before, after):
+    if not below_half(start, before, after):
         return None
     return "LD-5" if 2 * before >= start else "LD-6"
 
@@ -217,7 +260,7 @@ def command_must_test(start_units: int, before_units: int, after_units: int) -> 
     #> True False False
     ```
     """
-    return _falls_below_half(start_units, before_units, after_units, "_units")
+    return _units_below_half(start_units, before_units, after_units)
 
 
 def force_must_test(start_units: int, before_units: int, after_units: int) -> bool:
@@ -230,7 +273,7 @@ def force_must_test(start_units: int, before_units: int, after_units: int) -> bo
     #> True False
     ```
     """
-    return _falls_below_half(start_units, before_units, after_units, "_units")
+    return _units_below_half(start_units, before_units, after_units)
 
 
 @dataclass(frozen=True)
@@ -250,12 +293,43 @@ class Doctrine:
         """The probability that a test on `target` holds with this Doctrine."""
         return leadership_test_probability(target, rerolls=self.rerolls, ignore=self.ignores)
 
-    def hold_chance(self, target: int | str) -> Rational:
-        """`hold_probability` by its old name, kept for code that calls it."""
-        return self.hold_probability(target)
-
 
 NO_DOCTRINE = Doctrine()
+
+
+def rolls_of_a_test(doctrine: Doctrine) -> int:
+    """LD-7: the equally likely rolls of one test: its d6, and one more d6 for each re-roll
+    the Doctrine allows (a die not needed after a pass is counted as rolled all the same).
+
+    ```python
+    from rulesref.leadership import Doctrine, rolls_of_a_test
+
+    print(rolls_of_a_test(Doctrine()), rolls_of_a_test(Doctrine(rerolls=2)))
+    #> 6 216
+    ```
+    """
+    rolls: int = 6 ** (instance_of("doctrine", doctrine, Doctrine, "a Doctrine").rerolls + 1)
+    return rolls
+
+
+def failing_rolls(target: int, doctrine: Doctrine) -> tuple[int, int]:
+    """LD-1, LD-7, LD-C6: how many of a test's equally likely rolls fail, out of how many:
+    every die below `target` (each of its `target - 1` low faces, on the d6 and each
+    re-roll), none if the Doctrine ignores a failure. A target of 7, `NOBODY`'s (no figure
+    left to test on), fails on every roll.
+
+    ```python
+    from rulesref.leadership import Doctrine, failing_rolls
+
+    print(failing_rolls(4, Doctrine()), failing_rolls(4, Doctrine(rerolls=1)))
+    #> (3, 6) (9, 36)
+    print(failing_rolls(4, Doctrine(ignores=True)))
+    #> (0, 6)
+    ```
+    """
+    whole_number("target", target, 2, 7)
+    out_of = rolls_of_a_test(doctrine)
+    return (0 if doctrine.ignores else (target - 1) ** (doctrine.rerolls + 1)), out_of
 
 
 @dataclass(frozen=True, init=False)
@@ -412,8 +486,18 @@ class Force:
         return {lead.name for lead in leaders} | {unit.name for unit in self.units}
 
 
-def _after(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
-    """Models of each unit at the end of the phase; refuses unknown units and overkill."""
+def models_left(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
+    """LD-5: the models of each unit at the end of the phase, after its `casualties` (a unit
+    out of play has none to lose).
+
+    ```python
+    from rulesref.leadership import Command, Force, Unit, models_left
+
+    force = Force([Command("Platoon", [Unit("A", 10, "4+", current=8), Unit("B", 10, "4+")])])
+    print(models_left(force, {"A": 3}))
+    #> {'A': 5, 'B': 10}
+    ```
+    """
     instance_of("force", force, Force, "a Force")
     if not isinstance(casualties, Mapping):
         raise RulesError(f"casualties must map unit names to models lost, got {casualties!r}")
@@ -429,7 +513,8 @@ def _after(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
     return after
 
 
-def _preferred(force: Force, prefer: Collection[str]) -> frozenset[str]:
+def preferred_figures(force: Force, prefer: Collection[str]) -> frozenset[str]:
+    """LD-C8: the figures of `force` its player prefers among equally ranked ones."""
     if isinstance(prefer, str) or not isinstance(prefer, Collection):
         raise RulesError(f"prefer must be a collection of figure names, got {prefer!r}")
     figures = force.figures
@@ -443,47 +528,74 @@ def _preferred(force: Force, prefer: Collection[str]) -> frozenset[str]:
 # rank first, then a figure the player prefers among equals, then the best Leadership
 # (LD-C8). Ordinary models of a unit are rank 0 with the unit's Leadership (LD-C9).
 class Claim(NamedTuple):
-    """Compared as a tuple: the greatest claim is the figure that tests."""
+    """LD-3, LD-C8: a figure's claim to be the one that tests, compared as a tuple: the
+    greatest claim is the figure that tests."""
 
     rank: int
     preferred: bool
     ease: int  # minus the target: the lower the target, the better
     name: str  # "" in the exact odds, which tell figures apart by the rest alone
 
+    @property
+    def target(self) -> int:
+        """The Leadership the figure tests on (LD-1)."""
+        return -self.ease
+
 
 NOBODY = Claim(-1, False, -7, "")
 
 
-def _figure_key(rank: int, target: int, name: str, prefer: frozenset[str]) -> Claim:
+def figure_claim(rank: int, target: int, name: str, prefer: frozenset[str]) -> Claim:
+    """LD-3, LD-C8: the claim of a figure of `rank` (ordinary models are rank 0, LD-C9) who
+    tests on `target`; `prefer` names the figures the player picks among equals.
+
+    ```python
+    from rulesref.leadership import figure_claim
+
+    nobody = frozenset[str]()
+    sergeant, corporal = figure_claim(1, 5, "Sgt", nobody), figure_claim(1, 4, "Cpl", nobody)
+    print(max(sergeant, corporal).name)  # equal ranks: the better Leadership
+    #> Cpl
+    print(max(sergeant, figure_claim(1, 5, "Cpl", frozenset({"Cpl"}))).name)  # or the player's pick
+    #> Cpl
+    ```
+    """
     return Claim(rank, name in prefer, -target, name)
 
 
-def _unit_key(unit: Unit, leaders: Sequence[Leader], prefer: frozenset[str]) -> Claim:
-    """The best claim among a unit's figures: its leaders in it, or its ordinary models."""
-    keys = [_figure_key(0, unit.leadership, unit.name, prefer)]
+def unit_claim(unit: Unit, leaders: Sequence[Leader], prefer: frozenset[str]) -> Claim:
+    """LD-3: the best claim among a unit's figures: its living leaders in it, or its
+    ordinary models."""
+    keys = [figure_claim(0, unit.leadership, unit.name, prefer)]
     keys += [
-        _figure_key(lead.rank, lead.leadership, lead.name, prefer)
+        figure_claim(lead.rank, lead.leadership, lead.name, prefer)
         for lead in leaders
         if lead.unit == unit.name and lead.alive
     ]
     return max(keys)
 
 
-def _independent_key(leaders: Sequence[Leader], prefer: frozenset[str]) -> Claim:
+def independent_claim(leaders: Sequence[Leader], prefer: frozenset[str]) -> Claim:
+    """LD-3: the best claim among the living independent leaders, `NOBODY` if none."""
     keys = [
-        _figure_key(lead.rank, lead.leadership, lead.name, prefer)
+        figure_claim(lead.rank, lead.leadership, lead.name, prefer)
         for lead in leaders
         if lead.unit is None and lead.alive
     ]
     return max(keys, default=NOBODY)
 
 
-def _target(key: Claim) -> int:
-    return -key.ease
+def unit_target(unit: Unit, leaders: Sequence[Leader]) -> int:
+    """LD-2: a unit tests on the best Leadership in it, a leader fighting in it included.
 
+    ```python
+    from rulesref.leadership import Leader, Unit, unit_target
 
-def _unit_target(unit: Unit, leaders: Sequence[Leader]) -> int:
-    """LD-2: a unit tests on the best Leadership in it, a leader fighting in it included."""
+    squad = Unit("A", 10, "5+")
+    print(unit_target(squad, []), unit_target(squad, [Leader("Sgt", "4+", rank=1, unit="A")]))
+    #> 5 4
+    ```
+    """
     inside = [lead.leadership for lead in leaders if lead.unit == unit.name and lead.alive]
     return min([unit.leadership, *inside])
 
@@ -575,8 +687,9 @@ def _checked_dice(force: Force, dice: Mapping[str, Sequence[int]]) -> Mapping[st
 
 
 @dataclass
-class _Phase:
-    """One end of phase as it is played: the dice, and the tests and removals so far."""
+class Phase:
+    """LD-4: one end of phase as it is played, bottom-up: the dice, and the tests and
+    removals so far (the one record `resolve_phase` fills in as it goes)."""
 
     dice: Mapping[str, Sequence[int]]
     prefer: frozenset[str]
@@ -586,8 +699,8 @@ class _Phase:
 
     def holds(self, who: str, level: Level, clause: str, claim: Claim, doctrine: Doctrine) -> bool:
         """LD-7: roll `who`'s test on `claim`'s Leadership and record it; whether it holds."""
-        roll = _roll(who, _target(claim), doctrine, self.dice)
-        self.tests.append(Test(who, level, clause, claim.name, _target(claim), *roll))
+        roll = _roll(who, claim.target, doctrine, self.dice)
+        self.tests.append(Test(who, level, clause, claim.name, claim.target, *roll))
         return roll.passed or roll.ignored
 
     def failed(self, who: str, level: Level, clause: str, trigger: str) -> None:
@@ -612,7 +725,7 @@ class Standing(NamedTuple):
     senior: Claim
 
 
-def _unit_tests(force: Force, after: Mapping[str, int], phase: _Phase) -> dict[str, bool]:
+def unit_tests(force: Force, after: Mapping[str, int], phase: Phase) -> dict[str, bool]:
     """LD-5 to LD-7: every unit that must test does, at the end of the phase; whether each
     unit in play is still in play after its test."""
     standing: dict[str, bool] = {}
@@ -624,7 +737,7 @@ def _unit_tests(force: Force, after: Mapping[str, int], phase: _Phase) -> dict[s
             standing[unit.name] = False
             continue
         clause = break_test_trigger(unit.starting, unit.current, after[unit.name])
-        claim = _figure_key(0, _unit_target(unit, command.leaders), unit.name, phase.prefer)
+        claim = figure_claim(0, unit_target(unit, command.leaders), unit.name, phase.prefer)
         standing[unit.name] = not clause or phase.holds(
             unit.name, Level.UNIT, clause, claim, unit.doctrine
         )
@@ -633,8 +746,8 @@ def _unit_tests(force: Force, after: Mapping[str, int], phase: _Phase) -> dict[s
     return standing
 
 
-def _command_test(
-    command: Command, after: Mapping[str, int], standing: Mapping[str, bool], phase: _Phase
+def command_test(
+    command: Command, after: Mapping[str, int], standing: Mapping[str, bool], phase: Phase
 ) -> Standing:
     """LD-8 to LD-10: a command tests after its units, counting this phase's lost ones (LD-C3)."""
     before = sum(unit.in_play for unit in command.units)
@@ -642,8 +755,8 @@ def _command_test(
     kept = [u for u in command.units if after[u.name] > 0 and u.in_play]
     figures = kept if phase.readings.removed_figures_survive else left  # LD-C5
     senior = max(
-        [_independent_key(command.leaders, phase.prefer)]
-        + [_unit_key(unit, command.leaders, phase.prefer) for unit in figures]
+        [independent_claim(command.leaders, phase.prefer)]
+        + [unit_claim(unit, command.leaders, phase.prefer) for unit in figures]
     )
     gone = Standing(0, senior if phase.readings.removed_figures_survive else NOBODY)
     if before == 0:  # gone in an earlier phase; its living independent leaders may stay
@@ -662,13 +775,13 @@ def _command_test(
     return Standing(len(left), senior)
 
 
-def _force_test(force: Force, commands: Sequence[Standing], phase: _Phase) -> bool:
+def force_test(force: Force, commands: Sequence[Standing], phase: Phase) -> bool:
     """LD-11, LD-12: last, the force, counting the units of removed commands (LD-C4);
     whether it breaks."""
     start = len(force.units)
     before = sum(unit.in_play for unit in force.units)
     units_left = sum(command.units_left for command in commands)
-    senior = max([_independent_key(force.leaders, phase.prefer)] + [c.senior for c in commands])
+    senior = max([independent_claim(force.leaders, phase.prefer)] + [c.senior for c in commands])
     if units_left == 0:
         phase.remove(force.name, Level.FORCE, "LD-C7", "no unit left: the side loses")
         return True
@@ -705,16 +818,13 @@ def resolve_phase(
         #> A LD-7 failed its Break test (LD-5): rolled 2, needed 4+
     ```
     """
-    after = _after(force, casualties)
-    phase = _Phase(
+    after = models_left(force, casualties)
+    phase = Phase(
         _checked_dice(force, dice),
-        _preferred(force, prefer),
+        preferred_figures(force, prefer),
         instance_of("readings", readings, Readings, "a Readings"),
     )
-    standing = _unit_tests(force, after, phase)
-    commands = [_command_test(command, after, standing, phase) for command in force.commands]
-    broken = _force_test(force, commands, phase)
+    standing = unit_tests(force, after, phase)
+    commands = [command_test(command, after, standing, phase) for command in force.commands]
+    broken = force_test(force, commands, phase)
     return PhaseResult(tuple(phase.tests), tuple(phase.removed), broken)
-
-
-__getattr__ = moved_from(__name__)

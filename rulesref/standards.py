@@ -30,7 +30,6 @@ from enum import Enum
 from itertools import product
 
 from rulesref.errors import RulesError, instance_of, readings_of
-from rulesref.moved import moved_from
 
 __all__ = [
     "Standard",
@@ -643,6 +642,3 @@ def every_round() -> Iterator[Round]:
             yield Round(**dict(zip(choices, values, strict=True)))
         except RulesError:
             continue
-
-
-__getattr__ = moved_from(__name__)

@@ -15,8 +15,9 @@ from playwright.sync_api import sync_playwright
 from sympy import Rational
 
 from rulesref.break_test import break_test_probability, reform_test_probability
-from rulesref.campaign import Battle, Platoon, Side, battle_odds
+from rulesref.campaign import Battle, Platoon, Side
 from rulesref.leadership import leadership_test_probability
+from rulesref.odds.battle import battle_odds
 from rulesref.tables import BATTLE_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -926,17 +926,3 @@ def test_the_words_of_the_rules_are_enums_that_equal_their_words():
     odds = battle_odds(Battle(Side([INFANTRY]), Side([INFANTRY])))
     assert all(type(fate) is Fate for fate in odds.fate["defender"])
     assert str(odds.victor) == "{'attacker': 5/18, 'defender': 7/12, None: 5/36}"
-
-
-def test_moved_names_still_import_from_campaign():
-    """The exact odds moved to rulesref.odds.battle; the old imports keep working."""
-    import rulesref.campaign as campaign
-    import rulesref.odds.battle as odds
-    from rulesref.campaign import AfterHits, HitOutcome
-
-    for name in ("battle_odds", "hits_odds", "BattleOdds"):
-        assert getattr(campaign, name) is getattr(odds, name)
-        assert name not in campaign.__all__ and name in odds.__all__
-    assert HitOutcome is AfterHits
-    with pytest.raises(AttributeError):
-        campaign.no_such_name  # noqa: B018

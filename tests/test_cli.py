@@ -107,7 +107,7 @@ def test_bad_input_is_one_line_and_status_2(args):
 def test_cascade_agrees_with_the_package():
     """LD-4 to LD-12: the command's JSON is cascade_probabilities on the same force."""
     from rulesref.cli import force_from_json
-    from rulesref.leadership import cascade_probabilities
+    from rulesref.odds.cascade import cascade_probabilities
 
     data = json.loads((ROOT / "examples/b-company.json").read_text())
     odds = cascade_probabilities(*force_from_json(data))
@@ -286,7 +286,8 @@ def test_a_full_or_closed_output_is_one_line_and_status_1():
 def test_a_declaration_applies_to_its_platoon_only():
     """CA-2 with CA-10: the written roll is that platoon's; the others take their side's
     default, except barred cavalry (and withdrawn platoons), which roll nothing."""
-    from rulesref.campaign import Battle, Platoon, Side, battle_odds
+    from rulesref.campaign import Battle, Platoon, Side
+    from rulesref.odds.battle import battle_odds
 
     result = run(
         "battle",

@@ -10,6 +10,9 @@ from rulesref import break_test as br
 from rulesref import campaign as ca
 from rulesref import leadership as ld
 from rulesref import standards as st
+from rulesref.odds import battle as ob
+from rulesref.odds import cascade as oc
+from rulesref.views import chain_of_command as vc
 from rulesref.errors import RulesError
 
 UNIT = br.Unit(models=20, width=5)
@@ -62,7 +65,7 @@ CASES = [
             garrison=False,
         ),
     ),
-    ("role", lambda: ca.battle_odds(BATTLE).expected_hits("winner")),
+    ("role", lambda: ob.battle_odds(BATTLE).expected_hits("winner")),
     # break_test
     ("models", lambda: br.Unit(models="20", width=5)),
     ("width", lambda: br.Unit(models=20, width=0)),
@@ -175,25 +178,25 @@ CASES = [
             ]
         ),
     ),
-    ("force", lambda: ld.cascade_probabilities(" ", {})),
+    ("force", lambda: oc.cascade_probabilities(" ", {})),
     ("level", lambda: ld.resolve_phase(FORCE, {}, {}).gone("units")),
-    ("force", lambda: ld.chain_of_command_svg(None, ld.cascade_probabilities(FORCE, {}))),
-    ("odds", lambda: ld.chain_of_command_svg(FORCE, None)),
+    ("force", lambda: vc.chain_of_command_svg(None, oc.cascade_probabilities(FORCE, {}))),
+    ("odds", lambda: vc.chain_of_command_svg(FORCE, None)),
     (
         "odds must be the cascade of this force",
-        lambda: ld.chain_of_command_svg(
-            ld.Force([ld.Command("Q", [ld.Unit("Z", 10, 4)])]), ld.cascade_probabilities(FORCE, {})
+        lambda: vc.chain_of_command_svg(
+            ld.Force([ld.Command("Q", [ld.Unit("Z", 10, 4)])]), oc.cascade_probabilities(FORCE, {})
         ),
     ),
     ("force", lambda: ld.resolve_phase(None, {}, {})),
-    ("casualties", lambda: ld.cascade_probabilities(FORCE, [("A", 6)])),
-    ("casualties must name", lambda: ld.cascade_probabilities(FORCE, {"Z": 1})),
-    ("casualties['A']", lambda: ld.cascade_probabilities(FORCE, {"A": 11})),
-    ("casualties['A']", lambda: ld.cascade_probabilities(FORCE, {"A": -1})),
-    ("prefer", lambda: ld.cascade_probabilities(FORCE, {}, prefer="A")),
-    ("prefer must name", lambda: ld.cascade_probabilities(FORCE, {}, prefer=["Z"])),
+    ("casualties", lambda: oc.cascade_probabilities(FORCE, [("A", 6)])),
+    ("casualties must name", lambda: oc.cascade_probabilities(FORCE, {"Z": 1})),
+    ("casualties['A']", lambda: oc.cascade_probabilities(FORCE, {"A": 11})),
+    ("casualties['A']", lambda: oc.cascade_probabilities(FORCE, {"A": -1})),
+    ("prefer", lambda: oc.cascade_probabilities(FORCE, {}, prefer="A")),
+    ("prefer must name", lambda: oc.cascade_probabilities(FORCE, {}, prefer=["Z"])),
     ("removed_figures_survive", lambda: ld.Readings(removed_figures_survive=1)),
-    ("readings", lambda: ld.cascade_probabilities(FORCE, {}, readings={"x": 1})),
+    ("readings", lambda: oc.cascade_probabilities(FORCE, {}, readings={"x": 1})),
     ("readings", lambda: ld.resolve_phase(FORCE, {}, {}, readings=True)),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": [2, 5, 6]})),
     ("dice['A']", lambda: ld.resolve_phase(FORCE, {"A": 6}, {"A": []})),
@@ -228,11 +231,11 @@ CASES = [
     ("terrain", lambda: ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]), terrain="swamp")),
     ("readings", lambda: ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]), readings={})),
     ("clamp_rolls", lambda: ca.Readings(clamp_rolls="no")),
-    ("battle", lambda: ca.battle_odds(0)),
-    ("policy", lambda: ca.battle_odds(BATTLE, policy="x")),
-    ("leadership", lambda: ca.battle_odds(BATTLE, leadership=9)),
-    ("battle", lambda: ca.hits_odds(None)),
-    ("role", lambda: ca.battle_odds(BATTLE).expected_hits("both")),
+    ("battle", lambda: ob.battle_odds(0)),
+    ("policy", lambda: ob.battle_odds(BATTLE, policy="x")),
+    ("leadership", lambda: ob.battle_odds(BATTLE, leadership=9)),
+    ("battle", lambda: ob.hits_odds(None)),
+    ("role", lambda: ob.battle_odds(BATTLE).expected_hits("both")),
     ("battle", lambda: ca.resolve_battle(None, [3], [3])),
     ("policy", lambda: ca.resolve_battle(BATTLE, [3], [3], policy=None)),
     ("attacker dice", lambda: ca.resolve_battle(BATTLE, [3, 3], [3])),

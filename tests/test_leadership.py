@@ -26,7 +26,6 @@ from rulesref.leadership import (
     Unit,
     best_leadership,
     break_test_trigger,
-    chain_of_command_svg,
     command_must_test,
     force_must_test,
     leadership_target,
@@ -36,6 +35,7 @@ from rulesref.leadership import (
 )
 from rulesref.leadership import Test as Rolled  # not named Test*: pytest would collect it
 from rulesref.odds.cascade import Cascade, cascade_probabilities
+from rulesref.views.chain_of_command import chain_of_command_svg
 
 OTHER = Readings(removed_figures_survive=True)  # LD-C5's other reading
 
@@ -847,7 +847,6 @@ def test_bad_input_is_refused_by_name(call, name):
 def test_a_doctrine_that_ignores_a_failure_always_holds():
     assert Doctrine(ignores=True).hold_probability(6) == 1
     assert Doctrine(rerolls=1).hold_probability(4) == Rational(3, 4)
-    assert Doctrine(rerolls=1).hold_chance("4+") == Rational(3, 4)  # its old name
 
 
 def test_a_test_and_a_removal_as_recorded():

@@ -12,8 +12,9 @@ from rulesref.break_test import (
     break_test_probability,
     reform_test_probability,
 )
-from rulesref.campaign import TERRAINS, Battle, Platoon, Side, battle_odds
+from rulesref.campaign import TERRAINS, Battle, Platoon, Side
 from rulesref.leadership import leadership_test_probability
+from rulesref.odds.battle import battle_odds
 from rulesref.tables import BATTLE_KINDS, break_test_table, calculator_data, percent, tables
 
 
@@ -146,7 +147,7 @@ def test_leadership_table_is_the_function():
 
 def test_charts_plot_percent_axes_from_the_rules():
     """BR-3, BR-6: one chart per Leadership, each a line per variant, percent labels."""
-    from rulesref.charts import break_test_charts
+    from rulesref.views.charts import break_test_charts
 
     charts = dict(break_test_charts())
     assert list(charts) == list(range(2, 11))

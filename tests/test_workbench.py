@@ -22,9 +22,10 @@ from playwright.sync_api import sync_playwright
 from sympy import Rational
 from test_browser import CHROMIUM, FLAGS
 
-from rulesref.campaign import Battle, LeadershipCheck, Platoon, Readings, Side, battle_odds
+from rulesref.campaign import Battle, LeadershipCheck, Platoon, Readings, Side
 from rulesref.campaign import most_withdrawals as most
 from rulesref.leadership import MAX_UNITS
+from rulesref.odds.battle import battle_odds
 from rulesref.workbench import answer, answer_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ print(odds.victor["attacker"], odds.victor["defender"])
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -36,7 +36,9 @@ from rulesref.campaign import (
     RollExplanation,
     Side,
     Verdict,
+    after_hits,
     assign_hits,
+    battle_damage,
     checked_leadership,
     checked_policy,
     explain_roll,
@@ -76,10 +78,17 @@ def _explained(battle: Battle) -> dict[Role, list[RollExplanation]]:
 
 def _damage_counts(rolls: Mapping[Role, Sequence[RollExplanation]], role: Role) -> DamageCounts:
     """CA-12: the counts of a side's Battle Damage, its attack less the enemy's defence.
-    A FUBAR platoon's roll is fixed (CA-9): it adds its value, and no die to count."""
+    A FUBAR platoon's roll is fixed (CA-9): it adds its value, and no die to count.
+
+    Battle Damage adds up over the dice (tests/test_odds_battle.py checks it does), so each
+    die's share is `battle_damage` of that die alone: its face for an attack die, the face
+    taken away for an enemy defence die; the shares are then convolved."""
     faces = [
-        tuple(sign * face for face in explained.faces)
-        for who, roll, sign in ((role, Roll.ATTACK, 1), (role.enemy, Roll.DEFENCE, -1))
+        tuple(
+            battle_damage(face, 0) if roll is Roll.ATTACK else battle_damage(0, face)
+            for face in explained.faces
+        )
+        for who, roll in ((role, Roll.ATTACK), (role.enemy, Roll.DEFENCE))
         for explained in rolls[who]
         if explained.roll == roll
     ]
@@ -234,13 +243,11 @@ def _after_each_hit(platoons: Sequence[Platoon], order: Sequence[int]) -> list[A
     remaining = sum(1 for steps in left if steps)  # platoons still in the battle
     above_fubar = sum(1 for steps in left if steps > 1)
     withdrawn = 0
-    alike: dict[tuple[int, bool, bool], AfterHits] = {}
+    alike: dict[AfterHits, AfterHits] = {}
 
     def summary() -> AfterHits:
-        key = (withdrawn, not remaining, bool(remaining) and not above_fubar)
-        if key not in alike:
-            alike[key] = AfterHits((), (), *key[:1], False, *key[1:])
-        return alike[key]
+        found = after_hits(withdrawn, remaining, above_fubar)
+        return alike.setdefault(found, found)
 
     after = [summary()]
     for index in order:
@@ -249,7 +256,7 @@ def _after_each_hit(platoons: Sequence[Platoon], order: Sequence[int]) -> list[A
         if not left[index]:
             remaining, withdrawn = remaining - 1, withdrawn + 1
         after.append(summary())
-    after.append(replace(after[-1], routed=True))
+    after.append(after_hits(withdrawn, remaining, above_fubar, routed=True))
     return after
 
 

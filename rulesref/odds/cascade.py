@@ -58,13 +58,15 @@ from rulesref.leadership import (
     Doctrine,
     Force,
     Readings,
-    _after,
-    _below_half,
-    _independent_key,
-    _preferred,
-    _target,
-    _unit_key,
-    _unit_target,
+    below_half,
+    failing_rolls,
+    independent_claim,
+    losses_to_fall_below_half,
+    models_left,
+    preferred_figures,
+    rolls_of_a_test,
+    unit_claim,
+    unit_target,
 )
 
 __all__ = ["Cascade", "cascade_probabilities"]
@@ -103,8 +105,7 @@ class Weights(NamedTuple):
 
 
 def _weights(target: int, doctrine: Doctrine) -> Weights:
-    fail = 0 if doctrine.ignores else (target - 1) ** (doctrine.rerolls + 1)
-    return Weights(fail, 6 ** (doctrine.rerolls + 1))
+    return Weights(*failing_rolls(target, doctrine))
 
 
 def _anonymous(claim: Claim) -> Claim:
@@ -168,13 +169,13 @@ def _testing(command: Command, after: Mapping[str, int], prefer: frozenset[str])
     """LD-5, LD-6: which of the command's units test, by kind, and what stands whatever
     the dice."""
     in_play = [unit for unit in command.units if unit.in_play]
-    base = _anonymous(_independent_key(command.leaders, prefer))
+    base = _anonymous(independent_claim(command.leaders, prefer))
     kinds: dict[tuple[Weights, Claim], list[str]] = defaultdict(list)
     untested = []
     for unit in in_play:
-        claim = _anonymous(_unit_key(unit, command.leaders, prefer))
-        if _below_half(unit.starting, unit.current, after[unit.name]):
-            weights = _weights(_unit_target(unit, command.leaders), unit.doctrine)
+        claim = _anonymous(unit_claim(unit, command.leaders, prefer))
+        if below_half(unit.starting, unit.current, after[unit.name]):
+            weights = _weights(unit_target(unit, command.leaders), unit.doctrine)
             kinds[weights, claim].append(unit.name)
         elif after[unit.name]:
             base = max(base, claim)
@@ -288,13 +289,13 @@ def _command_stage(part: _Command, rungs: Sequence[Rung], keep: bool) -> tuple[S
     """LD-9, LD-10 on the unit stage's weights: (units left, senior figure) after the
     command's test, with the weight of failing it. Units left 0 means the command is gone."""
     command = part.command
-    out_of = 6 ** (command.doctrine.rerolls + 1)
+    out_of = rolls_of_a_test(command.doctrine)
     outcomes: States = defaultdict(int)
     fails = 0
     for lost, senior, weight in _unit_states(rungs):
         left, gone = part.before - part.wiped - lost, (senior if keep else NOBODY)
-        if left and _below_half(len(command.units), part.before, left):
-            fail = _weights(_target(senior), command.doctrine).fail
+        if left and below_half(len(command.units), part.before, left):
+            fail = _weights(senior.target, command.doctrine).fail
             outcomes[State(left, senior)] += weight * (out_of - fail)
             outcomes[State(0, gone)] += weight * fail
             fails += weight * fail
@@ -309,7 +310,7 @@ def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational
     rungs = _rungs(part, keep)
     rolls = prod(kind.weights.out_of ** len(kind.names) for kind in part.alike)
     outcomes, fails = _command_stage(part, rungs, keep)
-    out_of = 6 ** (part.command.doctrine.rerolls + 1)
+    out_of = rolls_of_a_test(part.command.doctrine)
     den = rolls * out_of
     common = int(gcd(den, *outcomes.values()))  # smaller numbers for the force stage
     outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
@@ -340,8 +341,8 @@ def cascade_probabilities(
     #> 1/2 1/6 2/9
     ```
     """
-    after = _after(force, casualties)
-    prefer = _preferred(force, prefer)
+    after = models_left(force, casualties)
+    prefer = preferred_figures(force, prefer)
     keep = instance_of("readings", readings, Readings, "a Readings").removed_figures_survive
     commands = [_testing(command, after, prefer) for command in force.commands]
     _check_size(commands)
@@ -388,9 +389,9 @@ class Threshold(NamedTuple):
 
 def _force_test(force: Force, prefer: frozenset[str]) -> _ForceTest:
     start, before = len(force.units), sum(unit.in_play for unit in force.units)
-    bar = before - min((start - 1) // 2, before - 1)  # LD-11, if any unit is left
-    floor = _anonymous(_independent_key(force.leaders, prefer))
-    out_of = 6 ** (force.doctrine.rerolls + 1)
+    bar = losses_to_fall_below_half(start, before)  # LD-11, if any unit is left
+    floor = _anonymous(independent_claim(force.leaders, prefer))
+    out_of = rolls_of_a_test(force.doctrine)
     return _ForceTest(out_of, floor, bar)
 
 
@@ -402,7 +403,7 @@ def _thresholds(force: Force, test: _ForceTest, staged: Sequence[_Staged]) -> li
         for state in part.outcomes:
             senior = max(state.senior, test.floor)
             if senior != NOBODY:
-                fail_at[senior] = _weights(_target(senior), force.doctrine).fail
+                fail_at[senior] = _weights(senior.target, force.doctrine).fail
     seniors = sorted(fail_at)
     steps = [fail_at[s] - fail_at[t] for s, t in zip(seniors, seniors[1:], strict=False)]
     steps += [fail_at[seniors[-1]]] if seniors else []
@@ -739,8 +740,8 @@ def _stay_values(part: _Staged, fail: States, whole: int) -> list[Polynomial]:
         for lost in range(len(at_most)):
             left = command.before - command.wiped - lost
             holds = part.out_of
-            if left and _below_half(len(command.command.units), command.before, left):
-                holds -= _weights(_target(senior), command.command.doctrine).fail
+            if left and below_half(len(command.command.units), command.before, left):
+                holds -= _weights(senior.target, command.command.doctrine).fail
             row.append(holds * (whole - fail.get(State(left, senior), 0)) if left else 0)
         values.append(row)
     values.append([0] * len(values[-1]))
