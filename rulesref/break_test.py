@@ -65,7 +65,8 @@ MAX_COMBAT_RESULT = 1000
 
 
 def takes_break_test(combat_result: int, enemy_combat_result: int) -> bool:
-    """BR-1: the side that lost the round (the lower combat result) takes a Break test.
+    """BR-1, BR-C5: the side that lost the round (the lower combat result) takes a Break
+    test.
 
     A draw is not a loss, so nobody tests (BR-C5).
 
@@ -82,7 +83,8 @@ def takes_break_test(combat_result: int, enemy_combat_result: int) -> bool:
 
 
 def modified_leadership(leadership: int, lost_by: int, *, steadfast: bool = False) -> int:
-    """BR-2 (with BR-6): Leadership less the amount the combat was lost by; Steadfast ignores it.
+    """BR-2, BR-6, BR-C6: Leadership less the amount the combat was lost by; Steadfast
+    ignores it.
 
     The result is not clamped: it may fall below 2, even below 0 (BR-C6).
 
@@ -127,7 +129,8 @@ def break_test_probability(
     insane_courage: bool = True,
     reroll: bool = False,
 ) -> Rational:
-    """Exact probability that a unit that lost a combat by `lost_by` stands (BR-1 to BR-6).
+    """BR-3, BR-5: exact probability that a unit that lost a combat by `lost_by` stands
+    (with BR-1 to BR-6).
 
     `reroll=True` is a variant that is **not** in "Break?": one re-roll of a failed test,
     as a Battle Standard grants in many army books.
@@ -170,7 +173,7 @@ def resolve_break_test(
     steadfast: bool = False,
     insane_courage: bool = True,
 ) -> BreakTestResult:
-    """Resolve one rolled Break test: stands or flees, and which clause decided it.
+    """BR-3, BR-5: resolve one rolled Break test: stands or flees, and which clause decided it.
 
     ```python
     from rulesref.break_test import resolve_break_test
@@ -306,7 +309,7 @@ class Readings:
 
 
 def usable_ranks(unit: Unit, *, readings: Readings = Readings()) -> int:
-    """BR-9, BR-10: ranks a unit may use to claim Steadfast; Disrupted units and
+    """BR-9, BR-10, BR-C1: ranks a unit may use to claim Steadfast; Disrupted units and
     Skirmishers use only Unit Strength (BR-C1 offers the other reading for Disrupted).
 
     ```python
@@ -331,7 +334,8 @@ def is_steadfast(
     *,
     readings: Readings = Readings(),
 ) -> bool:
-    """BR-6 to BR-10: whether a defeated side (one unit or several) is Steadfast.
+    """BR-6, BR-8, BR-C2, BR-C4, BR-C7, BR-C8: whether a defeated side (one unit or
+    several) is Steadfast, counting ranks as BR-7, BR-9 and BR-10 say.
 
     The side needs Unit Strength 10 or more (BR-C2: in total; the reading
     `floor_per_unit` asks it of each unit) and either more ranks or more Unit Strength
@@ -372,7 +376,8 @@ def reform_test_probability(
     unbreakable: bool = False,
     insane_courage: bool = False,
 ) -> Rational:
-    """BR-15: probability that a defeated unit that stood passes its combat-reform test.
+    """BR-4, BR-15, BR-C3: probability that a defeated unit that stood passes its
+    combat-reform test.
 
     The test takes the Break test's modifier (BR-4) unless the unit is Steadfast or
     Unbreakable. Insane Courage is off by default: the source grants it to Break tests

@@ -66,6 +66,7 @@ __all__ = [
     "RollExplanation",
     "explain_roll",
     "Policy",
+    "checked_policy",
     "fewest_withdrawals",
     "fewest_withdrawals_order",
     "most_withdrawals",
@@ -77,8 +78,10 @@ __all__ = [
     "after_hits",
     "assign_hits",
     "LeadershipCheck",
+    "checked_leadership",
     "Verdict",
     "verdict",
+    "driven_off",
     "FATES",
     "fates",
     "Step",
@@ -355,7 +358,8 @@ class Battle:
 
 
 def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
-    """CA-10: cavalry rolls no combat die in mountains or woods (CA-C12: it still takes hits).
+    """CA-10, CA-C12: cavalry rolls no combat die in mountains or woods (it still takes
+    hits).
 
     ```python
     from rulesref.campaign import Battle, Platoon, Side, cavalry_barred
@@ -456,7 +460,7 @@ def fortified_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle)
 
 
 def mountain_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
-    """CA-7: an army in a mountain hex +1 on its defence rolls (CA-C11: both armies)."""
+    """CA-7, CA-C11: an army in a mountain hex +1 on its defence rolls (both armies)."""
     in_hex = battle.readings.mountain_both_sides or role == Role.DEFENDER
     if battle.terrain == Terrain.MOUNTAIN and in_hex and roll == Roll.DEFENCE:
         return Term("CA-7", "mountain", +1)
@@ -526,7 +530,8 @@ class RollExplanation:
 
 
 def explain_roll(battle: Battle, role: Role | str, index: int) -> RollExplanation:
-    """The final modifier of one platoon's roll, term by term (CA-3 to CA-11).
+    """CA-9, CA-C2: the final modifier of one platoon's roll, term by term (the terms of
+    CA-3 to CA-11, `MODIFIERS`).
 
     A FUBAR platoon rolls no die: it scores 1 (CA-9), and by default the other
     modifiers still apply to that 1 (CA-C2).
@@ -564,7 +569,7 @@ def checked_policy(policy: object) -> Policy:
 
 
 def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
-    """CA-15 policy (CA-C9, the default): spread the hits so that as few platoons as
+    """CA-15, CA-C9: a policy (the default one): spread the hits so that as few platoons as
     possible withdraw. Each hit goes to the platoon with the most steps left (the first
     listed on a tie), so a platoon withdraws only when every other one is FUBAR.
 
@@ -593,7 +598,7 @@ def fewest_withdrawals_order(platoons: Sequence[Platoon]) -> list[int]:
 
 
 def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
-    """CA-15 policy: sacrifice the weakest platoons, each taking every hit it can, the one
+    """CA-15: a policy: sacrifice the weakest platoons, each taking every hit it can, the one
     with the fewest steps left first (the first listed on a tie).
 
     ```python
@@ -656,8 +661,8 @@ def _assignable(platoons: Sequence[Platoon], hits: int) -> int:
 
 
 def battle_damage(attack: int, defence: int) -> int:
-    """CA-12: a side's Battle Damage, its attack total less the enemy's defence total
-    (negative when the enemy defends better: CA-C3).
+    """CA-12, CA-C3: a side's Battle Damage, its attack total less the enemy's defence
+    total (negative when the enemy defends better, and it still counts).
 
     ```python
     from rulesref.campaign import battle_damage
@@ -672,7 +677,7 @@ def battle_damage(attack: int, defence: int) -> int:
 
 
 def hits_from_damage(battle_damage: int) -> int:
-    """CA-13: Battle Damage divided by six, rounded down; negative gives no hits (CA-C3).
+    """CA-13, CA-C3: Battle Damage divided by six, rounded down; negative gives no hits.
 
     ```python
     from rulesref.campaign import hits_from_damage
@@ -844,24 +849,28 @@ class Verdict:
 def verdict(
     attacker: AfterHits, defender: AfterHits, damage_order: int, *, garrison: bool = False
 ) -> Verdict:
-    """Who won and who must check leadership, from both sides' hits (CA-16 to CA-18).
+    """CA-17, CA-18, CA-20, CA-C6: who won and who must check leadership, from both sides'
+    hits: a side driven off loses (`driven_off`); else more withdrawals lose, then less
+    Battle Damage; level on both is a draw. A garrison that is not all FUBAR does not test.
 
     `damage_order` is the sign of the attacker's Battle Damage minus the defender's;
-    it matters only when the withdrawals are equal (CA-18).
+    it matters only when the withdrawals are equal.
+
+    ```python
+    from rulesref.campaign import Platoon, assign_hits, verdict
+
+    attacker, defender = assign_hits([Platoon()], 0), assign_hits([Platoon()] * 2, 3, [3, 0])
+    print(verdict(attacker, defender, 1).reason)
+    #> withdrawals 0 to 1
+    ```
     """
-    after = {Role.ATTACKER: attacker, Role.DEFENDER: defender}
-    for role, side in after.items():
+    for role, side in ((Role.ATTACKER, attacker), (Role.DEFENDER, defender)):
         instance_of(role, side, AfterHits, "an AfterHits, from assign_hits")
     whole_number("damage_order", damage_order, -1, 1)
     yes_or_no("garrison", garrison)
-    gone = [role for role in Role if after[role].fell_back]
-    if len(gone) == 2:
-        return Verdict(None, None, None, "CA-C7", "both sides have fallen back: no victor")
+    gone = driven_off(attacker, defender)
     if gone:
-        loser = gone[0]
-        how = "is routed" if after[loser].routed else "has no platoon left"
-        clause = "CA-16" if after[loser].routed else "CA-C8"
-        return Verdict(loser.enemy, loser, None, clause, f"the {loser} {how}")
+        return gone
     if attacker.withdrawn != defender.withdrawn:
         loser = Role.ATTACKER if attacker.withdrawn > defender.withdrawn else Role.DEFENDER
         clause = "CA-17"
@@ -878,11 +887,37 @@ def verdict(
     return Verdict(loser.enemy, loser, checker, clause, reason)
 
 
+def driven_off(attacker: AfterHits, defender: AfterHits) -> Verdict | None:
+    """CA-16, CA-C7, CA-C8: the verdict when a side has no platoon left in the battle: it
+    loses, routed or fallen back, with no check; both gone, nobody wins. None otherwise.
+
+    ```python
+    from rulesref.campaign import Platoon, assign_hits, driven_off
+
+    print(driven_off(assign_hits([Platoon()], 4), assign_hits([Platoon()], 0)).reason)
+    #> the attacker is routed
+    ```
+    """
+    after = {Role.ATTACKER: attacker, Role.DEFENDER: defender}
+    for role, side in after.items():
+        instance_of(role, side, AfterHits, "an AfterHits, from assign_hits")
+    gone = [role for role in Role if after[role].fell_back]
+    if len(gone) == 2:
+        return Verdict(None, None, None, "CA-C7", "both sides have fallen back: no victor")
+    if not gone:
+        return None
+    loser = gone[0]
+    how = "is routed" if after[loser].routed else "has no platoon left"
+    clause = "CA-16" if after[loser].routed else "CA-C8"
+    return Verdict(loser.enemy, loser, None, clause, f"the {loser} {how}")
+
+
 def fates(
     found: Verdict, after: Mapping[Role, AfterHits], passed: bool | None, *, garrison: bool
 ) -> dict[Role, Fate]:
-    """What becomes of each side, from the verdict and the loser's check (CA-16 to CA-20,
-    CA-C8); `passed` is None while the check is not rolled.
+    """CA-20: what becomes of each side, from the verdict and the loser's check: routed
+    (CA-16), fallen back (CA-C8), holds, withdraws, or, a garrison that fails its check,
+    surrenders; `passed` is None while the check is not rolled.
 
     ```python
     from rulesref.campaign import Platoon, assign_hits, fates, verdict
@@ -1004,8 +1039,8 @@ def resolve_battle(
     leadership: LeadershipCheck | None = None,
     leadership_roll: bool | Sequence[int] | None = None,
 ) -> BattleResult:
-    """Settle one battle by the dice (CA-1, CA-2 to CA-20), with the deciding clause of
-    each step.
+    """CA-1: settle one battle by the dice (the rules of CA-2 to CA-20), with the deciding
+    clause of each step.
 
     The dice give one entry per platoon: a d6 for a platoon that rolls, None for one that
     does not (a FUBAR platoon may give None or 1). `attacker_hits` and `defender_hits`
@@ -1104,7 +1139,7 @@ def _check(
 
 
 def garrison_tests_for_surrender(platoons: Sequence[Platoon]) -> bool:
-    """CA-20: a defeated garrison tests leadership for surrender only if every platoon it
+    """CA-20, CA-C14: a defeated garrison tests leadership for surrender only if every platoon it
     still has is FUBAR (CA-C14: withdrawn ones are gone and do not count).
 
     ```python
@@ -1136,7 +1171,7 @@ class Garrison:
 
 
 def garrison_turn(garrison: Garrison, repairs: Sequence[int] = (), *, cost: int = 1) -> Garrison:
-    """CA-21: a turn of a garrison: bank the location's supply points, then spend `cost`
+    """CA-21, CA-C15: a turn of a garrison: bank the location's supply points, then spend `cost`
     points (CA-C15: one) per step repaired; `repairs` lists the platoon repaired by each
     step. Withdrawn platoons have left and cannot be repaired; unspent points carry over.
 
@@ -1184,7 +1219,7 @@ def mission_hq(
 
 
 def army_supply(activity: Sequence[HQActivity | str]) -> tuple[bool, ...]:
-    """CA-23, CA-24: whether the army is in supply at the end of each turn, from what its
+    """CA-23, CA-24, CA-C16: whether the army is in supply at the end of each turn, from what its
     Mission HQ did that turn. Moving or fighting cuts supply until the HQ has spent a
     whole turn quiet (CA-C16); once it has surrendered, supply never returns (CA-24).
 
@@ -1240,7 +1275,7 @@ def after_hq_surrender(choice: SurrenderChoice | str) -> AfterSurrender:
 
 
 def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:
-    """The platoons of an army cut off from supply (CA-23, CA-24), for CA-11.
+    """CA-23: the platoons of an army cut off from supply (CA-24 too), for CA-11.
 
     ```python
     from rulesref.campaign import Platoon, out_of_supply

@@ -138,9 +138,9 @@ def leadership_target(value: object, name: str = "target") -> int:
 def leadership_test_probability(
     target: int | str, *, rerolls: int = 0, ignore: bool = False
 ) -> Rational:
-    """LD-1, LD-7: exact probability that a Leadership test holds: one d6 at or above `target`,
-    re-rolled up to `rerolls` times while it fails; `ignore=True` is a Doctrine that
-    ignores a failure, so the test always holds (LD-C6).
+    """LD-1, LD-7, LD-C6: exact probability that a Leadership test holds: one d6 at or
+    above `target`, re-rolled up to `rerolls` times while it fails; `ignore=True` is a
+    Doctrine that ignores a failure, so the test always holds (after any re-rolls).
 
     ```python
     from rulesref.leadership import leadership_test_probability
@@ -173,10 +173,10 @@ def best_leadership(values: Sequence[int | str]) -> int:
 
 
 def below_half(start: int, before: int, after: int) -> bool:
-    """LD-C2, the test of LD-5, LD-6, LD-9 and LD-11: below half of `start` at the end of a
-    phase, having lost some of `before` this phase (strictly below half; none left is
-    gone, not tested: LD-C7). Counts of models for a unit, of units for a command or the
-    force.
+    """LD-6, LD-C2, LD-C7: below half of `start` at the end of a phase, having lost some
+    of `before` this phase (strictly below half; none left is gone, not tested). Counts
+    of models for a unit, of units for a command or the force: the test of LD-5, LD-6,
+    LD-9 and LD-11.
 
     ```python
     from rulesref.leadership import below_half
@@ -564,8 +564,8 @@ def figure_claim(rank: int, target: int, name: str, prefer: frozenset[str]) -> C
 
 
 def unit_claim(unit: Unit, leaders: Sequence[Leader], prefer: frozenset[str]) -> Claim:
-    """LD-3: the best claim among a unit's figures: its living leaders in it, or its
-    ordinary models."""
+    """LD-3, LD-C9: the best claim among a unit's figures: its living leaders in it, or
+    its ordinary models (rank 0)."""
     keys = [figure_claim(0, unit.leadership, unit.name, prefer)]
     keys += [
         figure_claim(lead.rank, lead.leadership, lead.name, prefer)
@@ -726,8 +726,9 @@ class Standing(NamedTuple):
 
 
 def unit_tests(force: Force, after: Mapping[str, int], phase: Phase) -> dict[str, bool]:
-    """LD-5 to LD-7: every unit that must test does, at the end of the phase; whether each
-    unit in play is still in play after its test."""
+    """LD-7, LD-C7: every unit that must test (LD-5, LD-6) does, at the end of the phase,
+    and leaves the table if it fails; one with no model left is destroyed, untested.
+    Whether each unit in play is still in play after its test."""
     standing: dict[str, bool] = {}
     for command, unit in ((c, u) for c in force.commands for u in c.units):
         if not unit.in_play:
@@ -749,7 +750,10 @@ def unit_tests(force: Force, after: Mapping[str, int], phase: Phase) -> dict[str
 def command_test(
     command: Command, after: Mapping[str, int], standing: Mapping[str, bool], phase: Phase
 ) -> Standing:
-    """LD-8 to LD-10: a command tests after its units, counting this phase's lost ones (LD-C3)."""
+    """LD-9, LD-10, LD-C3, LD-C5, LD-C7: a command tests after its units, counting this
+    phase's lost ones, on its senior figure among those left (or, in LD-C5's other
+    reading, among those not wiped out); one with no unit left is removed, untested; a
+    failed command leaves the table with its units."""
     before = sum(unit.in_play for unit in command.units)
     left = [unit for unit in command.units if standing.get(unit.name)]
     kept = [u for u in command.units if after[u.name] > 0 and u.in_play]
@@ -776,8 +780,8 @@ def command_test(
 
 
 def force_test(force: Force, commands: Sequence[Standing], phase: Phase) -> bool:
-    """LD-11, LD-12: last, the force, counting the units of removed commands (LD-C4);
-    whether it breaks."""
+    """LD-11, LD-12, LD-C4, LD-C7: last, the force, counting the units of removed commands
+    as lost; whether it breaks (with no unit left it has lost, untested)."""
     start = len(force.units)
     before = sum(unit.in_play for unit in force.units)
     units_left = sum(command.units_left for command in commands)
@@ -801,7 +805,8 @@ def resolve_phase(
     prefer: Collection[str] = (),
     readings: Readings = Readings(),
 ) -> PhaseResult:
-    """LD-4 to LD-12: the end of a phase, bottom-up: units, then commands, then the force.
+    """LD-4: the end of a phase, bottom-up: units, then commands, then the force (LD-5 to
+    LD-12).
 
     `dice` maps the name of each unit, command or force that tests to its d6 results in
     order (a roll, then re-rolls). `prefer` names figures the player picks among equally

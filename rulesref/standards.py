@@ -45,6 +45,11 @@ __all__ = [
     "CapturedIfFree",
     "CapturedIfPursued",
     "Step",
+    "needs_pursuit",
+    "regimental_steps",
+    "lone_asb_steps",
+    "asb_in_a_normal_unit_steps",
+    "asb_in_an_unbreakable_unit_steps",
     "REGIMENTAL_STEPS",
     "ARMY_STEPS",
     "first_step",
@@ -297,7 +302,7 @@ def _free(r: Round) -> bool:
     return r.victor is not Victor.TIED
 
 
-def _needs_pursuit(r: Round, readings: Readings) -> bool:
+def needs_pursuit(r: Round, readings: Readings) -> bool:
     """ST-C1: the standards of a fleeing unit are taken only by a victor that pursues; in
     the other reading, a victor free to pursue takes them when the ASB's unit breaks."""
     asb_unit_broke = r.army_standard and r.unit is UnitFate.BREAKS
@@ -360,7 +365,7 @@ class CapturedIfPursued:
 
     def verdict(self, standard: Standard, clause: str, r: Round, readings: Readings) -> Verdict:
         why, victor = _why(self.why, r), PURSUIT[r.victor]
-        if _needs_pursuit(r, readings):
+        if needs_pursuit(r, readings):
             by = "the pursuer" if r.victor is Victor.PURSUES else "a victorious unit free to pursue"
             return Verdict(standard, Fate.CAPTURED, clause, f"{why}, {victor}", by)
         return Verdict(standard, Fate.LOST, clause, f"{why}, {victor}: trampled")
@@ -382,8 +387,8 @@ PSYCHOLOGY = "fled from psychology, not a failed Break test"
 KILLED_OR_CRUMBLED = (Character.KILLED, Character.CRUMBLES)
 
 
-def _regimental() -> tuple[Step, ...]:
-    """ST-1 to ST-5, and ST-C3: the fate of the unit's own standard, step by step."""
+def regimental_steps() -> tuple[Step, ...]:
+    """ST-1 to ST-5, ST-C3: the fate of the unit's own standard, step by step."""
     return (
         Step(
             "Failed its Break test and fled?",
@@ -442,9 +447,9 @@ def _regimental() -> tuple[Step, ...]:
     )
 
 
-def _army() -> tuple[Step, ...]:
-    """ST-2, ST-6 to ST-13, with ST-C3 to ST-C7: the fate of the army standard, step by
-    step."""
+def lone_asb_steps() -> tuple[Step, ...]:
+    """ST-2, ST-6, ST-C4: the army standard of an Army Standard Bearer who flees from
+    psychology, or who fights alone, step by step."""
     return (
         Step(
             "ASB fled from Terror or Panic?",
@@ -470,6 +475,13 @@ def _army() -> tuple[Step, ...]:
             "ST-6",
             Settled(Fate.KEPT, "lone ASB not killed"),
         ),
+    )
+
+
+def asb_in_a_normal_unit_steps() -> tuple[Step, ...]:
+    """ST-7, ST-8, ST-9, ST-C5, ST-C7: the army standard of an ASB in a unit that breaks,
+    or in one that takes Break tests normally, step by step."""
+    return (
         Step(
             "Unit broke, ASB alive and fled with it?",
             lambda r: r.unit is UnitFate.BREAKS and r.character is Character.BREAKS,
@@ -500,6 +512,13 @@ def _army() -> tuple[Step, ...]:
             "ST-1",
             Settled(Fate.KEPT, "ASB alive, his unit held"),
         ),
+    )
+
+
+def asb_in_an_unbreakable_unit_steps() -> tuple[Step, ...]:
+    """ST-10 to ST-13, ST-C3, ST-C6: the army standard of an ASB in a unit that does not
+    take Break tests normally (immune, or Undead with a Wight ASB), step by step."""
+    return (
         Step(  # ST-C6: a Wight ASB killed as his regiment is destroyed
             "ASB killed, his whole unit destroyed?",
             lambda r: r.character is Character.KILLED and r.unit_destroyed,
@@ -539,9 +558,9 @@ def _army() -> tuple[Step, ...]:
     )
 
 
-REGIMENTAL_STEPS = _regimental()
+REGIMENTAL_STEPS = regimental_steps()
 """The regimental standard's steps, in the order the document gives its cases."""
-ARMY_STEPS = _army()
+ARMY_STEPS = (*lone_asb_steps(), *asb_in_a_normal_unit_steps(), *asb_in_an_unbreakable_unit_steps())
 """The army standard's steps, in the order the document gives its cases."""
 STEPS = {Standard.REGIMENTAL: REGIMENTAL_STEPS, Standard.ARMY: ARMY_STEPS}
 

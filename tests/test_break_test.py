@@ -237,6 +237,7 @@ def test_brc1_the_caption_reading_is_an_option():
 
 
 def test_brc2_unit_strength_floor_for_the_side_or_each_unit():
+    """BR-C2: the Unit Strength 10 floor counts the side in total; the other reading, each unit."""
     side, trolls = [Unit(6, 6), Unit(8, 8)], Unit(3, 3, unit_strength=9)
     assert is_steadfast(side, trolls)
     assert not is_steadfast(side, trolls, readings=Readings(floor_per_unit=True))
@@ -244,6 +245,7 @@ def test_brc2_unit_strength_floor_for_the_side_or_each_unit():
 
 
 def test_brc4_enemy_ranks_count_even_when_disrupted():
+    """BR-C4: a Disrupted enemy still counts its ranks against a Steadfast claim."""
     militia = Unit(20, 10)  # 2 ranks, strength 20
     assert not is_steadfast(militia, Unit(25, 5, disrupted=True))
     assert is_steadfast(militia, Unit(15, 5, disrupted=True))  # 3 ranks, but 20 > 15

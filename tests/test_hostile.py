@@ -10,10 +10,10 @@ from rulesref import break_test as br
 from rulesref import campaign as ca
 from rulesref import leadership as ld
 from rulesref import standards as st
+from rulesref.errors import RulesError
 from rulesref.odds import battle as ob
 from rulesref.odds import cascade as oc
 from rulesref.views import chain_of_command as vc
-from rulesref.errors import RulesError
 
 UNIT = br.Unit(models=20, width=5)
 CONTACT = br.Contact("1", "1", "Orcs", "front")

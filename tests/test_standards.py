@@ -272,6 +272,8 @@ def test_stc4_a_lone_asb_who_is_not_killed():
 
 
 def test_stc5_destroyed_takes_the_asb_with_it_except_undead():
+    """ST-C5: a unit destroyed outright takes its ASB with it (ST-3 for both standards);
+    only an Undead one may leave its character standing."""
     cut_down = asb(UnitFate.DESTROYED, Character.KILLED)
     assert fates(cut_down) == [("captured", "ST-3"), ("captured", "ST-3")]
     for troops in (Troops.NORMAL, Troops.IMMUNE):
@@ -281,6 +283,7 @@ def test_stc5_destroyed_takes_the_asb_with_it_except_undead():
 
 
 def test_stc6_wight_asb_killed_as_his_regiment_is_destroyed():
+    """ST-C6: a Wight ASB killed as his regiment is destroyed is ST-10's case."""
     for unit in (UnitFate.DESTROYED, UnitFate.CRUMBLES, UnitFate.WIPED_OUT):
         both_fall = asb(unit, Character.KILLED, Victor.FREE, Troops.UNDEAD, regimental=False)
         assert fates(both_fall) == [("captured", "ST-10")]
@@ -288,6 +291,7 @@ def test_stc6_wight_asb_killed_as_his_regiment_is_destroyed():
 
 
 def test_stc7_asb_killed_while_his_unit_flees_from_panic():
+    """ST-C7: an ASB killed while his unit flees from Panic: the army standard is lost (ST-9)."""
     panic = asb(UnitFate.PANICS, Character.KILLED, Victor.PURSUES)
     assert fates(panic) == [("kept", "ST-2"), ("lost", "ST-9")]
 
