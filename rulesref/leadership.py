@@ -192,8 +192,9 @@ def below_half(start: int, before: int, after: int) -> bool:
 
 
 def losses_to_fall_below_half(start: int, before: int) -> int:
-    """LD-C2, LD-11: the fewest of `before` that must be lost this phase to leave fewer than
-    half of `start` (one at least: a phase with no loss calls no test), if one is left.
+    """LD-11, LD-C2: the fewest of `before` that must be lost this phase for `below_half`
+    (one at least: a phase with no loss calls no test), if one is left; all of them if
+    no smaller loss will do.
 
     ```python
     from rulesref.leadership import losses_to_fall_below_half
@@ -204,7 +205,8 @@ def losses_to_fall_below_half(start: int, before: int) -> int:
     """
     whole_number("start", start, 1, MAX_MODELS)
     whole_number("before", before, 0, start)
-    return before - min((start - 1) // 2, before - 1)
+    # asked once for a whole force, so a search keeps the rule in `below_half` alone
+    return next((n for n in range(1, before) if below_half(start, before, before - n)), before)
 
 
 def _units_below_half(start_units: int, before_units: int, after_units: int) -> bool:

@@ -24,14 +24,18 @@ from rulesref.leadership import (
     Level,
     Readings,
     Unit,
+    below_half,
     best_leadership,
     break_test_trigger,
     command_must_test,
+    failing_rolls,
     force_must_test,
     leadership_target,
     leadership_test_probability,
+    losses_to_fall_below_half,
     must_take_break_test,
     resolve_phase,
+    rolls_of_a_test,
 )
 from rulesref.leadership import Test as Rolled  # not named Test*: pytest would collect it
 from rulesref.odds.cascade import Cascade, cascade_probabilities
@@ -171,6 +175,22 @@ def test_ld1_ld7_probability_matches_dice_enumeration(rerolls):
         assert leadership_test_probability(target, rerolls=rerolls) == expected
         assert leadership_test_probability(f"{target}+", rerolls=rerolls) == expected
         assert Doctrine(rerolls=rerolls).hold_probability(target) == expected
+
+
+@pytest.mark.parametrize("rerolls", [0, 1, 2])
+def test_ld1_ld7_ldc6_failing_rolls_count_the_dice(rerolls):
+    """The kernel of LD-1 and LD-7: the failing rolls of a test, counted one by one."""
+    rolls = list(product(range(1, 7), repeat=rerolls + 1))
+    for target in range(2, 8):  # 7: NOBODY's target, no figure left to test on
+        fails = sum(1 for roll in rolls if all(face < target for face in roll))
+        assert failing_rolls(target, Doctrine(rerolls=rerolls)) == (fails, len(rolls))
+        assert failing_rolls(target, Doctrine(rerolls, ignores=True)) == (0, len(rolls))
+        assert rolls_of_a_test(Doctrine(rerolls=rerolls)) == len(rolls)
+    for bad in (1, 8, "4+", True):
+        with pytest.raises(RulesError, match="^target must be"):
+            failing_rolls(bad, Doctrine())
+    with pytest.raises(RulesError, match="^doctrine must be a Doctrine"):
+        rolls_of_a_test(2)
 
 
 def test_ld1_known_values():
@@ -326,6 +346,29 @@ def test_ld5_ld6_match_their_definition(start, data):
     again = below and before / start < 0.5 and after < before
     expected = "LD-5" if falls and after else "LD-6" if again and after else None
     assert break_test_trigger(start, before, after) == expected
+
+
+@given(st.integers(1, 60), st.data())
+def test_ld6_ldc2_ldc7_below_half_and_the_fewest_losses_to_get_there(start, data):
+    """The one test of LD-5, LD-6, LD-9 and LD-11, against its definition in fractions;
+    the fewest losses that make it true, against a search over every loss."""
+    before = data.draw(st.integers(0, start))
+    after = data.draw(st.integers(0, before))
+    assert below_half(start, before, after) == (0 < after < before and after / start < 0.5)
+    losing = [n for n in range(1, before + 1) if below_half(start, before, before - n)]
+    assert losses_to_fall_below_half(start, before) == min(losing, default=before)
+
+
+def test_the_below_half_tests_name_their_counts():
+    for call, name in [
+        (lambda: below_half(0, 0, 0), "start"),
+        (lambda: below_half(10, 11, 0), "before"),
+        (lambda: below_half(10, 5, 6), "after"),
+        (lambda: losses_to_fall_below_half(10, "9"), "before"),
+        (lambda: command_must_test(4, 5, 1), "before_units"),
+    ]:
+        with pytest.raises(RulesError, match=f"^{name} must be"):
+            call()
 
 
 # LD-7, LD-C6: the end of the phase, re-rolls, ignoring, removal
