@@ -218,14 +218,14 @@ def battle_hits(library: str) -> dict[str, dict[int, str]]:
         hits = hits_odds(battle)
         return hits
     # the other libraries get each die's faces from the rules, then do the arithmetic
-    from rulesref.campaign import ROLES, explain_roll
+    from rulesref.campaign import Role, explain_roll
 
     def dice(role: str, roll: str) -> list[tuple[int, ...]]:
         rolls = [explain_roll(battle, role, i) for i in range(len(battle.side(role).platoons))]
         return [r.faces for r in rolls if r.roll == roll]
 
     answer = {}
-    for role, enemy in zip(ROLES, reversed(ROLES), strict=True):
+    for role, enemy in zip(Role, reversed(Role), strict=True):
         attack, defence = dice(enemy, "attack"), dice(role, "defence")
         hits, total = {}, 6 ** (len(attack) + len(defence))
         for damage, ways in _damage(library, attack, defence).items():

@@ -18,7 +18,6 @@ from functools import partial
 from rulesref.dice import ways_at_most, with_rerolls
 from rulesref.errors import (
     RulesError,
-    Word,
     dice_roll,
     instance_of,
     readings_of,
@@ -29,6 +28,7 @@ from rulesref.errors import (
     yes_or_no,
 )
 from rulesref.exact import Rational
+from rulesref.words import Word
 
 __all__ = [
     "takes_break_test",
@@ -45,9 +45,7 @@ __all__ = [
     "is_steadfast",
     "reform_test_probability",
     "CombatResult",
-    "RESULTS",
     "Facing",
-    "FACINGS",
     "reform_order",
     "Reform",
     "ReformPermission",
@@ -416,10 +414,6 @@ class Facing(Word):
     REAR = "rear"
 
 
-RESULTS = tuple(CombatResult)
-FACINGS = tuple(Facing)
-
-
 def reform_order(
     wanting: Sequence[str], *, loser: str | None = None, chosen_first: str | None = None
 ) -> tuple[str, ...]:
@@ -494,7 +488,7 @@ def reform_permission(
     ```
     """
     result = word_of("result", result, CombatResult)
-    whole_number("engaged_facings", engaged_facings, 1, len(FACINGS))
+    whole_number("engaged_facings", engaged_facings, 1, len(Facing))
     if yes_or_no("fled", fled) and result is not CombatResult.LOST:
         raise RulesError(f"fled must be False for a unit that {result} (only a loser flees)")
     if yes_or_no("enemy_fled", enemy_fled) and result is not CombatResult.WON:

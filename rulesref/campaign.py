@@ -22,10 +22,9 @@ from typing import NamedTuple
 from rulesref.dice import D6, probability_at_most
 from rulesref.errors import (
     RulesError,
-    Word,
-    chance,
     dice_roll,
     instance_of,
+    probability,
     readings_of,
     sequence_of,
     text,
@@ -34,6 +33,7 @@ from rulesref.errors import (
     yes_or_no,
 )
 from rulesref.exact import Rational
+from rulesref.words import Word
 
 __all__ = [
     "Kind",
@@ -43,11 +43,6 @@ __all__ = [
     "Role",
     "Fate",
     "HQActivity",
-    "KINDS",
-    "STATES",
-    "TERRAINS",
-    "ROLLS",
-    "ROLES",
     "Platoon",
     "Side",
     "Readings",
@@ -79,12 +74,11 @@ __all__ = [
     "assign_hits",
     "LeadershipCheck",
     "checked_leadership",
-    "Verdict",
+    "BattleVerdict",
     "verdict",
     "driven_off",
-    "FATES",
     "fates",
-    "Step",
+    "Ruling",
     "SideResult",
     "BattleResult",
     "resolve_battle",
@@ -92,7 +86,6 @@ __all__ = [
     "Garrison",
     "garrison_turn",
     "mission_hq",
-    "HQ_ACTIVITY",
     "army_supply",
     "hq_surrenders",
     "AfterSurrender",
@@ -169,14 +162,7 @@ class HQActivity(Word):
     SURRENDERED = "surrendered"
 
 
-KINDS = tuple(Kind)
-STATES = tuple(State)
-TERRAINS = tuple(Terrain)
-ROLLS = tuple(Roll)
-ROLES = tuple(Role)
-FATES = tuple(fate for fate in Fate if fate is not Fate.MUST_CHECK)  # once every die is rolled
-HQ_ACTIVITY = tuple(HQActivity)
-STEPS_LEFT = {state: len(STATES) - 1 - n for n, state in enumerate(STATES)}
+STEPS_LEFT = {state: len(State) - 1 - n for n, state in enumerate(State)}
 MAX_PLATOONS = 1000
 MAX_BATTLE_DAMAGE = 2 * MAX_PLATOONS * 10  # beyond any sum of modified d6 rolls
 MAX_CHECK_LEADERSHIP = 12  # the most a 2D6 leadership check can be taken against (CA-C5)
@@ -226,7 +212,7 @@ class Platoon:
     def hit(self, hits: int = 1) -> "Platoon":
         """CA-14: each hit moves the platoon one step down the damage scale."""
         whole_number("hits", hits, 0, self.steps_left)
-        return replace(self, state=STATES[STATES.index(self.state) + hits])
+        return replace(self, state=list(State)[list(State).index(self.state) + hits])
 
     def __str__(self) -> str:
         label = self.name or self.kind
@@ -807,7 +793,7 @@ class LeadershipCheck:
     def __post_init__(self) -> None:
         whole_number("leadership", self.leadership, 0, MAX_CHECK_LEADERSHIP)
         if self.probability is not None:
-            object.__setattr__(self, "probability", chance("probability", self.probability))
+            object.__setattr__(self, "probability", probability("probability", self.probability))
 
     @property
     def pass_probability(self) -> Rational:
@@ -838,7 +824,9 @@ def checked_leadership(leadership: object) -> LeadershipCheck:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class BattleVerdict:
+    """Who won a battle, who lost, who must check leadership, and the deciding clause."""
+
     victor: Role | None
     loser: Role | None
     checker: Role | None  # the side that must check leadership
@@ -848,7 +836,7 @@ class Verdict:
 
 def verdict(
     attacker: AfterHits, defender: AfterHits, damage_order: int, *, garrison: bool = False
-) -> Verdict:
+) -> BattleVerdict:
     """CA-17, CA-18, CA-20, CA-C6: who won and who must check leadership, from both sides'
     hits: a side driven off loses (`driven_off`); else more withdrawals lose, then less
     Battle Damage; level on both is a draw. A garrison that is not all FUBAR does not test.
@@ -880,14 +868,14 @@ def verdict(
         clause = "CA-18"
         reason = f"withdrawals equal ({attacker.withdrawn}), the {loser.enemy} did more damage"
     else:
-        return Verdict(None, None, None, "CA-C6", "equal withdrawals and equal Battle Damage")
+        return BattleVerdict(None, None, None, "CA-C6", "equal withdrawals and equal Battle Damage")
     checker: Role | None = loser
     if garrison and loser is Role.DEFENDER and not defender.all_fubar:
         checker, reason = None, reason + "; the garrison is not all FUBAR, so no test (CA-20)"
-    return Verdict(loser.enemy, loser, checker, clause, reason)
+    return BattleVerdict(loser.enemy, loser, checker, clause, reason)
 
 
-def driven_off(attacker: AfterHits, defender: AfterHits) -> Verdict | None:
+def driven_off(attacker: AfterHits, defender: AfterHits) -> BattleVerdict | None:
     """CA-16, CA-C7, CA-C8: the verdict when a side has no platoon left in the battle: it
     loses, routed or fallen back, with no check; both gone, nobody wins. None otherwise.
 
@@ -903,17 +891,17 @@ def driven_off(attacker: AfterHits, defender: AfterHits) -> Verdict | None:
         instance_of(role, side, AfterHits, "an AfterHits, from assign_hits")
     gone = [role for role in Role if after[role].fell_back]
     if len(gone) == 2:
-        return Verdict(None, None, None, "CA-C7", "both sides have fallen back: no victor")
+        return BattleVerdict(None, None, None, "CA-C7", "both sides have fallen back: no victor")
     if not gone:
         return None
     loser = gone[0]
     how = "is routed" if after[loser].routed else "has no platoon left"
     clause = "CA-16" if after[loser].routed else "CA-C8"
-    return Verdict(loser.enemy, loser, None, clause, f"the {loser} {how}")
+    return BattleVerdict(loser.enemy, loser, None, clause, f"the {loser} {how}")
 
 
 def fates(
-    found: Verdict, after: Mapping[Role, AfterHits], passed: bool | None, *, garrison: bool
+    found: BattleVerdict, after: Mapping[Role, AfterHits], passed: bool | None, *, garrison: bool
 ) -> dict[Role, Fate]:
     """CA-20: what becomes of each side, from the verdict and the loser's check: routed
     (CA-16), fallen back (CA-C8), holds, withdraws, or, a garrison that fails its check,
@@ -928,7 +916,7 @@ def fates(
     #> {'attacker': 'holds', 'defender': 'surrenders'}
     ```
     """
-    instance_of("found", found, Verdict, "a Verdict, from verdict")
+    instance_of("found", found, BattleVerdict, "a BattleVerdict, from verdict")
     for role in Role:
         instance_of(f"after[{role!r}]", after.get(role), AfterHits, "an AfterHits")
     if passed is not None:
@@ -938,7 +926,7 @@ def fates(
 
 
 def _fate(
-    role: Role, found: Verdict, after: AfterHits, passed: bool | None, garrison: bool
+    role: Role, found: BattleVerdict, after: AfterHits, passed: bool | None, garrison: bool
 ) -> Fate:
     if after.routed:
         return Fate.ROUTED
@@ -952,7 +940,9 @@ def _fate(
 
 
 @dataclass(frozen=True)
-class Step:
+class Ruling:
+    """One step of a battle as settled: the clause, and what it did."""
+
     clause: str
     text: str
 
@@ -975,9 +965,9 @@ class SideResult:
 class BattleResult:
     attacker: SideResult
     defender: SideResult
-    verdict: Verdict
+    verdict: BattleVerdict
     check_passed: bool | None
-    steps: tuple[Step, ...]
+    steps: tuple[Ruling, ...]
 
     @property
     def victor(self) -> Role | None:
@@ -1072,11 +1062,11 @@ def resolve_battle(
     attack, defence = damage[Role.ATTACKER], damage[Role.DEFENDER]
     order = (attack > defence) - (attack < defence)
     found = verdict(after[Role.ATTACKER], after[Role.DEFENDER], order, garrison=battle.garrison)
-    steps.append(Step(found.clause, f"victor: {found.victor or 'none'} ({found.reason})"))
+    steps.append(Ruling(found.clause, f"victor: {found.victor or 'none'} ({found.reason})"))
     passed = _check(found, leadership, leadership_roll, steps)
     fate = fates(found, after, passed, garrison=battle.garrison)
     if found.victor:
-        steps.append(Step("CA-19", "either side may now withdraw voluntarily"))
+        steps.append(Ruling("CA-19", "either side may now withdraw voluntarily"))
     results = {
         role: SideResult(*rolled[role], damage[role], hits[role], after[role], fate[role])
         for role in Role
@@ -1084,14 +1074,14 @@ def resolve_battle(
     return BattleResult(results[Role.ATTACKER], results[Role.DEFENDER], found, passed, tuple(steps))
 
 
-def _damage_steps(rolled: Mapping[Role, _Rolled], damage: Mapping[Role, int]) -> list[Step]:
+def _damage_steps(rolled: Mapping[Role, _Rolled], damage: Mapping[Role, int]) -> list[Ruling]:
     """The steps of the totals (CA-2) and the Battle Damage (CA-12) of both sides."""
     steps = [
-        Step("CA-2", f"{r} attack {rolled[r].attack}, defence {rolled[r].defence}") for r in Role
+        Ruling("CA-2", f"{r} attack {rolled[r].attack}, defence {rolled[r].defence}") for r in Role
     ]
     for r in Role:
         sums = f"{rolled[r].attack} - {rolled[r.enemy].defence} = {damage[r]}"
-        steps.append(Step("CA-12", f"{r} Battle Damage {sums}"))
+        steps.append(Ruling("CA-12", f"{r} Battle Damage {sums}"))
     return steps
 
 
@@ -1104,34 +1094,34 @@ def _take_hits(
     return assign_hits(platoons, hits, chosen)
 
 
-def _hit_steps(role: Role, damage: int, hits: int, after: AfterHits) -> list[Step]:
+def _hit_steps(role: Role, damage: int, hits: int, after: AfterHits) -> list[Ruling]:
     """The steps of a side's hits: how many (CA-13), and what they did (CA-14, CA-16)."""
     plural = "" if hits == 1 else "s"
-    steps = [Step("CA-13" if damage >= 0 else "CA-C3", f"{role} takes {hits} hit{plural}")]
+    steps = [Ruling("CA-13" if damage >= 0 else "CA-C3", f"{role} takes {hits} hit{plural}")]
     if after.routed:
-        steps.append(Step("CA-16", f"{role} cannot assign {hits} hits: routed"))
+        steps.append(Ruling("CA-16", f"{role} cannot assign {hits} hits: routed"))
     elif hits:
         states = ", ".join(f"{p}" for p in after.platoons)
-        steps.append(Step("CA-14", f"{role} platoons now: {states}"))
+        steps.append(Ruling("CA-14", f"{role} platoons now: {states}"))
     return steps
 
 
 def _check(
-    found: Verdict,
+    found: BattleVerdict,
     leadership: LeadershipCheck,
     roll: bool | Sequence[int] | None,
-    steps: list[Step],
+    steps: list[Ruling],
 ) -> bool | None:
     """CA-17, CA-18, CA-C5: the loser's check, if it must take one and it was rolled."""
     if not found.checker:
         return None
     if roll is None:
-        steps.append(Step(found.clause, f"{found.checker} must check leadership or withdraw"))
+        steps.append(Ruling(found.clause, f"{found.checker} must check leadership or withdraw"))
         return None
     passed = leadership.passes(roll)
     rolled = "" if isinstance(roll, bool) else f"rolled {sum(roll)}, "
     said = "passed" if passed else "failed"
-    steps.append(Step("CA-C5", f"{found.checker} leadership check: {rolled}{said}"))
+    steps.append(Ruling("CA-C5", f"{found.checker} leadership check: {rolled}{said}"))
     return passed
 
 
@@ -1198,7 +1188,7 @@ def garrison_turn(garrison: Garrison, repairs: Sequence[int] = (), *, cost: int 
         if banked < cost:
             raise RulesError(f"repairs must be paid for: {cost} points needed, {banked} banked")
         banked -= cost
-        platoons[index] = replace(platoon, state=STATES[STATES.index(platoon.state) - 1])
+        platoons[index] = replace(platoon, state=list(State)[list(State).index(platoon.state) - 1])
     return Garrison(tuple(platoons), garrison.supply_value, banked)
 
 

@@ -20,7 +20,7 @@ from dataclasses import fields as dataclass_fields
 from typing import NoReturn, TypeVar
 
 from rulesref.break_test import break_test_probability, reform_test_probability
-from rulesref.campaign import ROLES, TERRAINS, Battle, Platoon, Side
+from rulesref.campaign import Battle, Platoon, Role, Side, Terrain
 from rulesref.errors import RulesError
 from rulesref.exact import Rational
 from rulesref.leadership import (
@@ -137,13 +137,13 @@ def _platoons(name: str, text: str) -> tuple[list[Platoon], list[str | None]]:
 def _battle(args: argparse.Namespace) -> str:
     sides: dict[str, Side] = {}
     written = {}
-    for role in ROLES:
+    for role in Role:
         platoons, written[role] = _platoons(role, getattr(args, role))
         sides[role] = Side(platoons, fortified=role == "defender" and args.fortified)
     # CA-2: a written roll is that platoon's; the others roll for their side's role,
     # except those that may not roll at all (withdrawn, barred cavalry)
     defaults = Battle(sides["attacker"], sides["defender"], terrain=args.terrain)
-    for role in ROLES:
+    for role in Role:
         declared = [w or d for w, d in zip(written[role], defaults.declarations(role), strict=True)]
         sides[role] = Side(sides[role].platoons, declared, fortified=sides[role].fortified)
     battle = Battle(sides["attacker"], sides["defender"], terrain=args.terrain)
@@ -153,7 +153,7 @@ def _battle(args: argparse.Namespace) -> str:
             {
                 "test": "battle",
                 "victor": {str(k): str(v) for k, v in odds.victor.items()},
-                "hits": {r: {h: str(p) for h, p in odds.hits[r].items()} for r in ROLES},
+                "hits": {r: {h: str(p) for h, p in odds.hits[r].items()} for r in Role},
             }
         )
     victor = ", ".join(
@@ -161,7 +161,7 @@ def _battle(args: argparse.Namespace) -> str:
         for who, p in odds.victor.items()
     )
     lines = [f"Battle in {args.terrain}: {victor}"]
-    for role in ROLES:
+    for role in Role:
         hits = ", ".join(f"{h}: {p} ({percent(p)})" for h, p in odds.hits[role].items())
         lines.append(f"hits on the {role}: {hits}")
     return "\n".join(lines)
@@ -422,11 +422,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--json", action="store_true", help="print one JSON object")
 
     sub = command("battle", "exact odds of a campaign battle (CA-2 to CA-18)", _battle)
-    for role in ROLES:
+    for role in Role:
         sub.add_argument(
             f"--{role}", required=True, help="platoons KIND[/STATE][@ROLL], comma-separated"
         )
-    sub.add_argument("--terrain", default="open", help=", ".join(TERRAINS))
+    sub.add_argument("--terrain", default="open", help=", ".join(Terrain))
     sub.add_argument("--fortified", action="store_true", help="the defender is fortified")
     sub.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -38,7 +38,8 @@ from functools import lru_cache
 from itertools import accumulate
 from math import comb, prod
 
-from rulesref.errors import RulesError, chance, whole_number
+from rulesref.errors import RulesError, whole_number
+from rulesref.errors import probability as checked_probability
 from rulesref.exact import Rational, divexact, in_lowest_terms, mpz, remove
 
 __all__ = [
@@ -308,7 +309,7 @@ def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
     #> 3/4
     ```
     """
-    passes = chance("probability", probability)
+    passes = checked_probability("probability", probability)
     whole_number("rerolls", rerolls, 0, MAX_DICE)
     # every one of the rerolls + 1 tries fails: (1 - p)**(rerolls + 1), in whole numbers
     rolls = passes.denominator ** (rerolls + 1)

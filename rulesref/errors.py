@@ -72,14 +72,6 @@ def one_of(name: str, value: object, allowed: Sequence[str]) -> str:
     return value
 
 
-class Word(StrEnum):
-    """A fixed word of the rules: equal to the word, and printed and shown as the word, so
-    a dict of odds by role reads `{'attacker': ...}`."""
-
-    def __repr__(self) -> str:
-        return repr(self.value)
-
-
 def readings_of(record: Any) -> None:
     """Check each field of a document's `Readings` (a dataclass of yes-or-no options)."""
     for field in fields(record):
@@ -139,7 +131,7 @@ def text(name: str, value: object, *, empty: bool = False) -> str:
     return value
 
 
-def chance(name: str, value: object) -> Rational:
+def probability(name: str, value: object) -> Rational:
     """Return `value` if it is an exact probability, a sympy Rational (or an int) from 0
     to 1, else raise `RulesError` (never a float, a bool or a NaN)."""
     if isinstance(value, bool) or not isinstance(value, Rational | int):

@@ -22,7 +22,6 @@ from typing import NamedTuple
 
 from rulesref.errors import (
     RulesError,
-    Word,
     instance_of,
     readings_of,
     sequence_of,
@@ -32,10 +31,10 @@ from rulesref.errors import (
     yes_or_no,
 )
 from rulesref.exact import Rational
+from rulesref.words import Word
 
 __all__ = [
     "Level",
-    "LEVELS",
     "Readings",
     "leadership_target",
     "leadership_test_probability",
@@ -90,9 +89,6 @@ class Level(Word):
     UNIT = "unit"
     COMMAND = "command"
     FORCE = "force"
-
-
-LEVELS = tuple(Level)
 
 
 @dataclass(frozen=True)
@@ -643,7 +639,7 @@ class PhaseResult:
         return {removal.who for removal in self.removed if removal.level is level}
 
 
-class Roll(NamedTuple):
+class RolledDice(NamedTuple):
     """The d6 results one test used, and how it ended (LD-7, LD-C6)."""
 
     rolls: tuple[int, ...]
@@ -651,7 +647,9 @@ class Roll(NamedTuple):
     ignored: bool
 
 
-def _roll(who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence[int]]) -> Roll:
+def _roll(
+    who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence[int]]
+) -> RolledDice:
     """LD-1, LD-7: roll, re-roll while failing and re-rolls remain, then maybe ignore.
 
     No more dice than a roll and its re-rolls: re-rolls given in advance and not needed
@@ -671,10 +669,10 @@ def _roll(who: str, target: int, doctrine: Doctrine, dice: Mapping[str, Sequence
             raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}")
         used.append(face)
         if face >= target:
-            return Roll(tuple(used), True, False)
+            return RolledDice(tuple(used), True, False)
     if len(used) < needed and not doctrine.ignores:
         raise RulesError(f"dice[{who!r}] must be {allowed}, got {rolls!r}: it needs a re-roll")
-    return Roll(tuple(used), False, doctrine.ignores)
+    return RolledDice(tuple(used), False, doctrine.ignores)
 
 
 def _checked_dice(force: Force, dice: Mapping[str, Sequence[int]]) -> Mapping[str, Sequence[int]]:

@@ -26,10 +26,10 @@ for verdict in standard_fate(trollslayers):
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from itertools import product
 
 from rulesref.errors import RulesError, instance_of, readings_of
+from rulesref.words import Word
 
 __all__ = [
     "Standard",
@@ -59,12 +59,12 @@ __all__ = [
 ]
 
 
-class Standard(Enum):
+class Standard(Word):
     REGIMENTAL = "regimental standard"
     ARMY = "army standard"
 
 
-class Troops(Enum):
+class Troops(Word):
     """How the unit (or a lone Army Standard Bearer) takes Break tests."""
 
     NORMAL = "takes Break tests normally"
@@ -72,7 +72,7 @@ class Troops(Enum):
     UNDEAD = "Undead"
 
 
-class UnitFate(Enum):
+class UnitFate(Word):
     """What became of the unit by the end of the round."""
 
     HOLDS = "holds"  # won, drew, or lost and stood its ground
@@ -83,7 +83,7 @@ class UnitFate(Enum):
     WIPED_OUT = "wiped out by extra casualties"  # Undead (Skeletons)
 
 
-class Character(Enum):
+class Character(Word):
     """What became of the Army Standard Bearer, or of the character leading an Undead unit."""
 
     STANDS = "survives"
@@ -93,7 +93,7 @@ class Character(Enum):
     PANICS = "flees from Terror or Panic"
 
 
-class Victor(Enum):
+class Victor(Word):
     """The unit(s) that won the combat against the standard."""
 
     PURSUES = "pursues"
@@ -101,7 +101,7 @@ class Victor(Enum):
     TIED = "tied down by other units"
 
 
-class Fate(Enum):
+class Fate(Word):
     CAPTURED = "captured"
     LOST = "lost"
     KEPT = "kept"
@@ -218,7 +218,7 @@ def _characters_in(troops: Troops, unit: UnitFate, *, asb: bool) -> tuple[Charac
     }[unit]
 
 
-def _names(values: Iterable[Enum]) -> str:
+def _names(values: Iterable[Word]) -> str:
     return ", ".join(value.name for value in values)
 
 

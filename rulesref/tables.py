@@ -29,12 +29,12 @@ from rulesref.break_test import (
     reform_test_probability,
 )
 from rulesref.campaign import (
-    ROLES,
-    TERRAINS,
     Battle,
     Platoon,
     Policy,
+    Role,
     Side,
+    Terrain,
     fewest_withdrawals,
     most_withdrawals,
 )
@@ -434,7 +434,7 @@ def small_battle_victor(
 ) -> dict[str, Rational] | None:
     """Who wins a small campaign battle of fresh, supplied platoons (CA-2 to CA-18), each
     side 1 to 3 platoons given as counts (`attacker_infantry=2, ...`); `terrain` is an
-    index into TERRAINS. None when a side has no platoon or more than three.
+    index into `Terrain`. None when a side has no platoon or more than three.
 
     ```python
     from rulesref.tables import small_battle_victor
@@ -447,7 +447,7 @@ def small_battle_victor(
     ```
     """
     sides = []
-    for role in ROLES:
+    for role in Role:
         members = [
             Platoon(kind) for kind in BATTLE_KINDS for _ in range(platoons[f"{role}_{kind}"])
         ]
@@ -455,7 +455,7 @@ def small_battle_victor(
             return None
         sides.append(Side(members, fortified=fortified and role == "defender"))
     attacker, defender = sides
-    victor = battle_odds(Battle(attacker, defender, terrain=TERRAINS[terrain])).victor
+    victor = battle_odds(Battle(attacker, defender, terrain=list(Terrain)[terrain])).victor
     return {
         "attacker wins": victor["attacker"],
         "defender wins": victor["defender"],
@@ -490,8 +490,8 @@ def calculator_data() -> dict[str, dict[str, object]]:
         | _calculator(
             small_battle_victor,
             {
-                **{f"{role}_{kind}": (0, BATTLE_SIZE) for role in ROLES for kind in BATTLE_KINDS},
-                "terrain": (0, len(TERRAINS) - 1),
+                **{f"{role}_{kind}": (0, BATTLE_SIZE) for role in Role for kind in BATTLE_KINDS},
+                "terrain": (0, len(Terrain) - 1),
             },
             ("fortified",),
             ("attacker wins", "defender wins", "no victor"),

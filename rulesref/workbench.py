@@ -25,11 +25,11 @@ from typing import Any
 
 from rulesref import leadership
 from rulesref.campaign import (
-    ROLES,
     Battle,
     LeadershipCheck,
     Platoon,
     Readings,
+    Role,
     Roll,
     Side,
     fewest_withdrawals,
@@ -130,7 +130,7 @@ def _battle(data: object) -> tuple[Battle, Json]:
         raise InputError(f"the battle must be one JSON object, got {data!r}", ())
     sides: dict[str, Side] = {}
     declared: dict[str, list[object]] = {}
-    for role in ROLES:
+    for role in Role:
         side = data.get(role)
         if not isinstance(side, dict):
             raise InputError(f"{role} must be a JSON object, got {side!r}", (role,))
@@ -148,7 +148,7 @@ def _battle(data: object) -> tuple[Battle, Json]:
     terrain, garrison = data.get("terrain", "open"), data.get("garrison", False)
     with located(fields=("terrain", "garrison")):
         defaults = Battle(sides["attacker"], sides["defender"], terrain, garrison, readings)
-    for role in ROLES:
+    for role in Role:
         own: list[Any] = [
             default if written == SIDE_DEFAULT else written
             for written, default in zip(declared[role], defaults.declarations(role), strict=True)
@@ -197,7 +197,7 @@ def battle_odds_json(data: object) -> Json:
         "victor": _odds(odds.victor),
         "outcomes": _odds(odds.outcomes),
         **{
-            name: {role: _odds(getattr(odds, name)[role]) for role in ROLES}
+            name: {role: _odds(getattr(odds, name)[role]) for role in Role}
             for name in ("hits", "battle_damage", "fate")
         },
         "routed": _odds(odds.routed),

@@ -6,16 +6,16 @@ from sympy import Rational
 from test_odds_battle import SMALL_BATTLES
 
 from rulesref.campaign import (
-    KINDS,
-    ROLES,
-    STATES,
     AfterSurrender,
     Battle,
     Garrison,
+    Kind,
     LeadershipCheck,
     Platoon,
     Readings,
+    Role,
     Side,
+    State,
     after_hq_surrender,
     army_supply,
     assign_hits,
@@ -174,8 +174,8 @@ def test_ca_c3_negative_battle_damage_gives_no_hits():
 
 def test_ca14_ca_c1_the_damage_scale():
     """CA-14, CA-C1."""
-    assert [Platoon(state=s).steps_left for s in STATES] == [3, 2, 1, 0]
-    assert [INFANTRY.hit(n).state for n in range(4)] == list(STATES)
+    assert [Platoon(state=s).steps_left for s in State] == [3, 2, 1, 0]
+    assert [INFANTRY.hit(n).state for n in range(4)] == list(State)
     assert FUBAR.hit().state == "withdrawn"  # CA-14: a hit on FUBAR withdraws it
     with pytest.raises(RulesError):
         FUBAR.hit(2)
@@ -423,7 +423,7 @@ def test_bad_dice_are_named():
 def test_the_words_of_the_rules_are_enums_that_equal_their_words():
     """CA-2, CA-14: string inputs keep working; a record stores the member, which prints
     and shows as the word, so published outputs are unchanged."""
-    from rulesref.campaign import Fate, Kind, Role, Roll, State, SurrenderChoice, Terrain
+    from rulesref.campaign import Fate, Roll, State, SurrenderChoice, Terrain
 
     guns = Platoon("artillery", "damaged")
     assert type(guns.kind) is Kind and guns.kind is Kind.ARTILLERY and guns.kind == "artillery"
@@ -434,7 +434,7 @@ def test_the_words_of_the_rules_are_enums_that_equal_their_words():
     assert (
         str(Kind.CAVALRY) == f"{Kind.CAVALRY}" == "cavalry" and repr(Role.ATTACKER) == "'attacker'"
     )
-    assert ROLES == ("attacker", "defender") and KINDS == tuple(Kind) and STATES == tuple(State)
+    assert tuple(Role) == ("attacker", "defender") and State("fubar") is State.FUBAR
     assert [role.enemy for role in Role] == [Role.DEFENDER, Role.ATTACKER]
     assert after_hq_surrender(SurrenderChoice.CONCEDE) == after_hq_surrender("concede")
     result = resolve_battle(Battle(Side([INFANTRY]), Side([INFANTRY])), [6], [1])

@@ -11,10 +11,10 @@ from sympy import Rational
 from rulesref.errors import (
     MAX_TEXT,
     RulesError,
-    chance,
     dice_roll,
     instance_of,
     one_of,
+    probability,
     sequence_of,
     text,
     whole_number,
@@ -174,16 +174,16 @@ def test_text_keeps_ordinary_unicode():
 
 
 @pytest.mark.parametrize("value", [Rational(0), Rational(1), Rational(1, 3), 0, 1])
-def test_chance_accepts_exact_probabilities(value):
-    result = chance("chance", value)
+def test_probability_accepts_exact_probabilities(value):
+    result = probability("chance", value)
     assert result == value and isinstance(result, Rational)
 
 
 @pytest.mark.parametrize(
     "value", [Rational(-1, 3), Rational(4, 3), 2, -1, True, 0.5, float("nan"), "1/2"]
 )
-def test_chance_refuses_the_rest(value):
-    assert refused(chance, "chance", value) == (
+def test_probability_refuses_the_rest(value):
+    assert refused(probability, "chance", value) == (
         f"chance must be a Rational from 0 to 1, got {value!r}"
     )
 

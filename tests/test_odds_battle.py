@@ -15,16 +15,16 @@ from hypothesis import strategies as st
 from sympy import Rational
 
 from rulesref.campaign import (
-    KINDS,
     MAX_BATTLE_DAMAGE,
-    ROLES,
-    STATES,
-    TERRAINS,
     Battle,
+    Kind,
     LeadershipCheck,
     Platoon,
     Readings,
+    Role,
     Side,
+    State,
+    Terrain,
     assign_hits,
     battle_damage,
     explain_roll,
@@ -70,17 +70,17 @@ def brute_force(battle: Battle, pass_probability: Rational):
     """Enumerate every roll; fewest withdrawals by arithmetic (CA-C9)."""
     rollers = [
         (role, i)
-        for role in ROLES
+        for role in Role
         for i, roll in enumerate(battle.declarations(role))
         if roll and battle.side(role).platoons[i].state != "fubar"
     ]
-    victor, fate, hits = Counter(), {r: Counter() for r in ROLES}, {r: Counter() for r in ROLES}
-    battle_damage, must_check = {r: Counter() for r in ROLES}, Counter()
+    victor, fate, hits = Counter(), {r: Counter() for r in Role}, {r: Counter() for r in Role}
+    battle_damage, must_check = {r: Counter() for r in Role}, Counter()
     weight = Rational(1, 6 ** len(rollers))
     for faces in product(range(1, 7), repeat=len(rollers)):
         die = dict(zip(rollers, faces, strict=True))
-        totals = {(r, roll): 0 for r in ROLES for roll in ("attack", "defence")}
-        for role in ROLES:
+        totals = {(r, roll): 0 for r in Role for roll in ("attack", "defence")}
+        for role in Role:
             for i, roll in enumerate(battle.declarations(role)):
                 if roll:
                     platoon = battle.side(role).platoons[i]
@@ -90,7 +90,7 @@ def brute_force(battle: Battle, pass_probability: Rational):
             "defender": totals["defender", "attack"] - totals["attacker", "defence"],
         }
         state = {}
-        for role in ROLES:
+        for role in Role:
             battle_damage[role][damage[role]] += weight
         for role, enemy in (("attacker", "defender"), ("defender", "attacker")):
             taken = max(damage[enemy] // 6, 0)
@@ -103,7 +103,7 @@ def brute_force(battle: Battle, pass_probability: Rational):
                 "withdrawn": max(0, min(taken, cap) - safe),
                 "all_fubar": safe <= taken < cap,
             }
-        gone = [r for r in ROLES if state[r]["gone"]]
+        gone = [r for r in Role if state[r]["gone"]]
         loser = None
         if len(gone) == 1:
             loser = gone[0]
@@ -120,7 +120,7 @@ def brute_force(battle: Battle, pass_probability: Rational):
             checks = state["defender"]["all_fubar"]
         if checks:
             must_check[loser] += weight
-        for role in ROLES:
+        for role in Role:
             if state[role]["routed"]:
                 fate[role]["routed"] += weight
             elif state[role]["gone"]:
@@ -140,7 +140,7 @@ def agrees_with_brute_force(battle, leadership=None):
     victor, fate, hits, battle_damage, must_check = brute_force(battle, leadership.pass_probability)
     assert nonzero(odds.victor) == nonzero(victor)
     assert nonzero(odds.must_check) == nonzero(must_check)
-    for role in ROLES:
+    for role in Role:
         assert odds.battle_damage[role] == dict(sorted(battle_damage[role].items()))
         assert odds.routed[role] == fate[role]["routed"]
         assert nonzero(odds.fate[role]) == nonzero(fate[role])
@@ -227,14 +227,14 @@ def tally_resolver(battle, policy, pass_probability):
     """The odds rebuilt from the resolver, roll by roll, with both check results."""
     rollers = [
         (role, i)
-        for role in ROLES
+        for role in Role
         for i, roll in enumerate(battle.declarations(role))
         if roll and battle.side(role).platoons[i].state != "fubar"
     ]
     outcomes = Counter()
     weight = Rational(1, 6 ** len(rollers))
     for faces in product(range(1, 7), repeat=len(rollers)):
-        dice = {role: [None] * len(battle.side(role).platoons) for role in ROLES}
+        dice = {role: [None] * len(battle.side(role).platoons) for role in Role}
         for (role, i), face in zip(rollers, faces, strict=True):
             dice[role][i] = face
         result = resolve_battle(battle, dice["attacker"], dice["defender"], policy=policy)
@@ -313,7 +313,7 @@ def pairwise_odds(battle, policy, pass_probability):
     odds = battle_odds(battle, policy=policy)  # only its Battle Damage counts are used
     p = Fraction(int(pass_probability.p), int(pass_probability.q))
     victor, must_check, outcomes = Counter(), Counter(), Counter()
-    fate = {role: Counter() for role in ROLES}
+    fate = {role: Counter() for role in Role}
     after = {}
 
     def hit(role, hits):
@@ -341,7 +341,7 @@ def pairwise_odds(battle, policy, pass_probability):
                 branches = [(True, weight * p), (False, weight * (1 - p))]
             for passed, part in branches:
                 ends = fates(found, sides, passed, garrison=battle.garrison)
-                for role in ROLES:
+                for role in Role:
                     fate[role][ends[role]] += part
                 if found.victor:
                     label = (
@@ -402,7 +402,7 @@ def test_exact_odds_at_size_equal_the_straightforward_path(name, policy):
     victor, must_check, fate, outcomes = pairwise_odds(battle, policy, Rational(7, 12))
     assert as_fractions(odds.victor) == {k: v for k, v in victor.items() if v}
     assert as_fractions(odds.must_check) == {k: v for k, v in must_check.items() if v}
-    for role in ROLES:
+    for role in Role:
         assert as_fractions(odds.fate[role]) == {k: v for k, v in fate[role].items() if v}
     assert as_fractions(odds.outcomes) == {k: v for k, v in outcomes.items() if v}
     assert len({o for o, p in odds.outcomes.items() if p}) >= 4  # the battle decides things
@@ -412,7 +412,7 @@ def test_exact_odds_at_size_equal_the_straightforward_path(name, policy):
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.sampled_from(STATES), min_size=1, max_size=9).filter(
+    st.lists(st.sampled_from(State), min_size=1, max_size=9).filter(
         lambda states: any(state != "withdrawn" for state in states)
     ),
     st.sampled_from([fewest_withdrawals, most_withdrawals]),
@@ -433,7 +433,7 @@ def test_the_side_after_each_hit_is_what_assign_hits_gives(states, policy):
             assert chosen == tuple(order[:hits].count(i) for i in range(len(platoons)))
 
 
-@given(st.lists(st.sampled_from(STATES[:3]), min_size=1, max_size=8), st.integers(0, 24))
+@given(st.lists(st.sampled_from(list(State)[:3]), min_size=1, max_size=8), st.integers(0, 24))
 def test_the_policies_do_what_they_say(states, hits):
     """CA-15, CA-C9: fewest withdrawals gives each hit to the platoon with the most steps
     left (the first listed on a tie); most withdrawals fills the weakest first."""
@@ -467,17 +467,17 @@ def test_a_thousand_platoons_a_side_in_a_fraction_of_a_second():
 
 platoons = st.builds(
     Platoon,
-    kind=st.sampled_from(KINDS),
-    state=st.sampled_from(STATES[:3]),
+    kind=st.sampled_from(Kind),
+    state=st.sampled_from(list(State)[:3]),
     supplied=st.booleans(),
 )
 
 
 @st.composite
 def battles(draw, max_platoons=3):
-    terrain = draw(st.sampled_from(TERRAINS))
+    terrain = draw(st.sampled_from(Terrain))
     sides = []
-    for _ in ROLES:
+    for _ in Role:
         members = draw(st.lists(platoons, min_size=1, max_size=max_platoons))
         rolls = []
         for p in members:
@@ -493,7 +493,7 @@ def test_probabilities_sum_to_one(battle):
     odds = battle_odds(battle)
     assert sum(odds.victor.values()) == 1
     assert sum(odds.outcomes.values()) == 1
-    for role in ROLES:
+    for role in Role:
         assert sum(odds.hits[role].values()) == 1
         assert sum(odds.battle_damage[role].values()) == 1
         assert sum(odds.fate[role].values()) == 1

@@ -114,3 +114,19 @@ def test_no_function_is_longer_than_a_screen():
                 if lines > LONGEST and (name, node.name) not in TOO_LONG_FOR_NOW:
                     long[f"{name}.{node.name}"] = lines
     assert not long, f"functions over {LONGEST} lines: {long}"
+
+
+# The same idea in each document, so the same word (DEVELOPERS.md, One vocabulary).
+SAME_IDEA = {"Unit", "Readings", "Fate"}
+
+
+def test_no_two_public_classes_share_a_name_unless_they_are_one_idea():
+    homes: dict[str, list[str]] = {}
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for public in module.__all__:
+            found = getattr(module, public)
+            if isinstance(found, type) and found.__module__ == name:
+                homes.setdefault(public, []).append(name)
+    shared = {public: where for public, where in homes.items() if len(where) > 1}
+    assert set(shared) <= SAME_IDEA, shared

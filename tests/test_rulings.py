@@ -71,7 +71,7 @@ def break_test_rulings() -> dict[str, str]:
         key = f"resolve_break_test({leadership}, {by}, {dice}, {options})"
         entries[key] = f"{result.modified_leadership} {result.total} | {_ruling(result)}"
     for result, fled, enemy_fled, facings in product(
-        br.RESULTS, (False, True), (False, True), (1, 2, 4)
+        br.CombatResult, (False, True), (False, True), (1, 2, 4)
     ):
         key = (
             f"reform_permission({result}, fled={fled}, enemy_fled={enemy_fled}, facings={facings})"
@@ -194,12 +194,12 @@ def roll_rulings() -> dict[str, str]:
     either side, in each terrain, fortified or not, modified rolls clamped or not."""
     entries = {}
     for kind, state, supplied, role, roll, terrain, fortified, clamp in product(
-        ca.KINDS,
+        ca.Kind,
         ("fresh", "damaged", "fubar"),
         (True, False),
-        ca.ROLES,
-        ca.ROLLS,
-        ca.TERRAINS,
+        ca.Role,
+        ca.Roll,
+        ca.Terrain,
         (False, True),
         (False, True),
     ):

@@ -12,7 +12,7 @@ from rulesref.break_test import (
     break_test_probability,
     reform_test_probability,
 )
-from rulesref.campaign import TERRAINS, Battle, Platoon, Side
+from rulesref.campaign import Battle, Platoon, Side, Terrain
 from rulesref.leadership import leadership_test_probability
 from rulesref.odds.battle import battle_odds
 from rulesref.tables import BATTLE_KINDS, break_test_table, calculator_data, percent, tables
@@ -95,7 +95,7 @@ def test_battle_calculator_data():
             kinds = zip(BATTLE_KINDS, side_counts, strict=True)
             platoons = [Platoon(kind) for kind, n in kinds for _ in range(n)]
             sides.append(Side(platoons, fortified=bool(fortified) and role == "defender"))
-        victor = battle_odds(Battle(*sides, terrain=TERRAINS[terrain])).victor
+        victor = battle_odds(Battle(*sides, terrain=list(Terrain)[terrain])).victor
         assert [Rational(p) for p in node[fortified]] == [
             victor["attacker"],
             victor["defender"],

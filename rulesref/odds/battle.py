@@ -24,9 +24,9 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from rulesref.campaign import (
-    FATES,
     AfterHits,
     Battle,
+    BattleVerdict,
     Fate,
     LeadershipCheck,
     Platoon,
@@ -35,7 +35,6 @@ from rulesref.campaign import (
     Roll,
     RollExplanation,
     Side,
-    Verdict,
     after_hits,
     assign_hits,
     battle_damage,
@@ -266,7 +265,7 @@ def _after_each_hit(platoons: Sequence[Platoon], order: Sequence[int]) -> list[A
 class Decided(NamedTuple):
     """A verdict with the summaries it was reached from (one pair of a class of alike pairs)."""
 
-    verdict: Verdict
+    verdict: BattleVerdict
     attacker: AfterHits
     defender: AfterHits
 
@@ -390,7 +389,8 @@ def _odds(
     passes, out_of = int(pass_probability.numerator), int(pass_probability.denominator)
     victor: Counter[Role | None] = Counter(dict.fromkeys((*Role, None), 0))
     must_check: Counter[Role] = Counter(dict.fromkeys(Role, 0))
-    fate: dict[Role, Counter[Fate]] = {role: Counter(dict.fromkeys(FATES, 0)) for role in Role}
+    rolled = [fate for fate in Fate if fate is not Fate.MUST_CHECK]  # every die is rolled
+    fate: dict[Role, Counter[Fate]] = {role: Counter(dict.fromkeys(rolled, 0)) for role in Role}
     outcomes: Counter[str] = Counter()  # these three in ways over rolls * out_of
     for found, ways in decided.items():
         victor[found.verdict.victor] += ways
@@ -418,7 +418,7 @@ def _odds(
     )
 
 
-def _ending(found: Verdict, fate_of: Mapping[Role, Fate]) -> str:
+def _ending(found: BattleVerdict, fate_of: Mapping[Role, Fate]) -> str:
     """How the battle ends, in words, with the deciding clause."""
     if found.victor and found.loser:  # a verdict names both or neither
         return f"{found.victor} wins, {found.loser} {fate_of[found.loser]} ({found.clause})"
