@@ -8,7 +8,7 @@ odds of a battle are computed in `rulesref.odds.battle` from these rules.
 
 Every public name is imported here, from one module per concern: `model` (the words,
 platoons, sides and battles), `rolls` (the modifiers of a roll), `hits` (Battle Damage,
-hits and their assignment), `verdict` (who wins and what becomes of each side),
+hits and their assignment), `victory` (who wins, and what becomes of each side),
 `resolve` (a battle settled by the dice) and `supply` (sieges and the Mission HQ).
 
 ```python
@@ -79,7 +79,7 @@ from rulesref.campaign.supply import (
     mission_hq,
     out_of_supply,
 )
-from rulesref.campaign.verdict import (
+from rulesref.campaign.victory import (
     BattleVerdict,
     LeadershipCheck,
     checked_leadership,

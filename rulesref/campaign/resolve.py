@@ -15,7 +15,7 @@ from rulesref.campaign.hits import (
 )
 from rulesref.campaign.model import Battle, Fate, Platoon, Role, Roll
 from rulesref.campaign.rolls import RollExplanation, explain_roll
-from rulesref.campaign.verdict import (
+from rulesref.campaign.victory import (
     BattleVerdict,
     LeadershipCheck,
     checked_leadership,
