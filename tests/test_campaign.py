@@ -3,7 +3,7 @@ bad input; the exact odds of a battle are tested in tests/test_odds_battle.py.""
 
 import pytest
 from sympy import Rational
-from test_odds_battle import SMALL_BATTLES
+from test_odds_battle import ARTILLERY, CAVALRY, DAMAGED, FUBAR, INFANTRY, SMALL_BATTLES
 
 from rulesref.campaign import (
     AfterSurrender,
@@ -35,14 +35,6 @@ from rulesref.campaign import (
 )
 from rulesref.errors import RulesError
 from rulesref.odds.battle import battle_odds
-
-INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
-FUBAR, DAMAGED = Platoon(state="fubar"), Platoon(state="damaged")
-
-
-def nonzero(table: dict) -> dict:
-    return {key: value for key, value in table.items() if value}
-
 
 # The clauses one by one.
 

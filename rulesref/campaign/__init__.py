@@ -20,130 +20,20 @@ print(resolve_battle(battle, [6, 5, 4], [2, 2, 1]).victor)
 ```
 """
 
-from rulesref.campaign.hits import (
-    AfterHits,
-    Policy,
-    after_hits,
-    assign_hits,
-    battle_damage,
-    checked_policy,
-    fewest_withdrawals,
-    fewest_withdrawals_order,
-    hit_order,
-    hits_from_damage,
-    most_withdrawals,
-    most_withdrawals_order,
-)
-from rulesref.campaign.model import (
-    MAX_BATTLE_DAMAGE,  # noqa: F401 (the limits are here too, but not API)
-    MAX_CHECK_LEADERSHIP,  # noqa: F401
-    MAX_PLATOONS,  # noqa: F401
-    Battle,
-    Fate,
-    HQActivity,
-    Kind,
-    Platoon,
-    Readings,
-    Role,
-    Roll,
-    Side,
-    State,
-    Terrain,
-    cavalry_barred,
-    declared_rolls,
-)
-from rulesref.campaign.resolve import BattleResult, Ruling, SideResult, resolve_battle
-from rulesref.campaign.rolls import (
-    MODIFIERS,
-    RollExplanation,
-    Term,
-    artillery_modifier,
-    cavalry_modifier,
-    damaged_modifier,
-    defender_modifier,
-    explain_roll,
-    fortified_modifier,
-    mountain_modifier,
-    supply_modifier,
-)
-from rulesref.campaign.supply import (
-    AfterSurrender,
-    Garrison,
-    SurrenderChoice,
-    after_hq_surrender,
-    army_supply,
-    garrison_tests_for_surrender,
-    garrison_turn,
-    hq_surrenders,
-    may_withdraw_voluntarily,
-    mission_hq,
-    out_of_supply,
-)
-from rulesref.campaign.victory import (
-    BattleVerdict,
-    LeadershipCheck,
-    checked_leadership,
-    driven_off,
-    fates,
-    verdict,
-)
+from rulesref.campaign import hits, model, resolve, rolls, supply, victory
+from rulesref.campaign.hits import *  # noqa: F403
+from rulesref.campaign.model import *  # noqa: F403
+from rulesref.campaign.model import MAX_BATTLE_DAMAGE, MAX_CHECK_LEADERSHIP, MAX_PLATOONS  # noqa: F401 (limits, not API)
+from rulesref.campaign.resolve import *  # noqa: F403
+from rulesref.campaign.rolls import *  # noqa: F403
+from rulesref.campaign.supply import *  # noqa: F403
+from rulesref.campaign.victory import *  # noqa: F403
 
 __all__ = [
-    "Kind",
-    "State",
-    "Terrain",
-    "Roll",
-    "Role",
-    "Fate",
-    "HQActivity",
-    "Platoon",
-    "Side",
-    "Readings",
-    "Battle",
-    "cavalry_barred",
-    "declared_rolls",
-    "Term",
-    "artillery_modifier",
-    "cavalry_modifier",
-    "defender_modifier",
-    "fortified_modifier",
-    "mountain_modifier",
-    "damaged_modifier",
-    "supply_modifier",
-    "MODIFIERS",
-    "RollExplanation",
-    "explain_roll",
-    "Policy",
-    "checked_policy",
-    "fewest_withdrawals",
-    "fewest_withdrawals_order",
-    "most_withdrawals",
-    "most_withdrawals_order",
-    "hit_order",
-    "battle_damage",
-    "hits_from_damage",
-    "AfterHits",
-    "after_hits",
-    "assign_hits",
-    "LeadershipCheck",
-    "checked_leadership",
-    "BattleVerdict",
-    "verdict",
-    "driven_off",
-    "fates",
-    "Ruling",
-    "SideResult",
-    "BattleResult",
-    "resolve_battle",
-    "garrison_tests_for_surrender",
-    "Garrison",
-    "garrison_turn",
-    "mission_hq",
-    "army_supply",
-    "hq_surrenders",
-    "AfterSurrender",
-    "SurrenderChoice",
-    "after_hq_surrender",
-    "out_of_supply",
-    "may_withdraw_voluntarily",
+    *model.__all__,
+    *rolls.__all__,
+    *hits.__all__,
+    *victory.__all__,
+    *resolve.__all__,
+    *supply.__all__,
 ]
