@@ -18,7 +18,7 @@ const STAGES = ["Starting Python (about 7 MB to download the first time)", "Load
 // ---------------------------------------------------------------- the Worker's side
 async function worker() {
   let ask = null;
-  let pyodide = null;
+  let PythonError = null;  // taken at the start: after a fatal error Pyodide's API throws
   const ready = (async () => {
     const base = new URL("../workbench/pyodide/", import.meta.url).href;
     const stage = (index) => postMessage({ stage: index });
@@ -26,7 +26,7 @@ async function worker() {
     const { loadPyodide } = await import(`${base}pyodide.mjs`);
     // every address given: the loader's default is a CDN, and nothing may leave this host
     // rulesref on Python's fractions (rulesref.exact): the same answers, and no sympy to load
-    pyodide = await loadPyodide({
+    const pyodide = await loadPyodide({
       indexURL: base, packageBaseUrl: base, lockFileURL: `${base}pyodide-lock.json`,
       env: { RULESREF_FRACTIONS: "1" },
     });
@@ -34,6 +34,7 @@ async function worker() {
     await pyodide.loadPackage("rulesref", { messageCallback: () => {} });
     stage(2);
     ask = pyodide.pyimport("rulesref.workbench").answer_text;
+    ({ PythonError } = pyodide.ffi);
     stage(3);
   })();
   ready.catch((error) => postMessage({ failed: String(error) }));
@@ -44,11 +45,11 @@ async function worker() {
     try {
       const text = ask(data.question);
       if (typeof text !== "string") throw new Error("Python gave no answer");
-      reply.answer = JSON.parse(text);
+      reply.answer = text;  // as text: a structured clone drops a unit named "__proto__"
     } catch (error) {
       const said = String(error).split("\n").filter(Boolean);
-      if (error instanceof pyodide.ffi.PythonError) {  // a failure of rulesref, not a refusal (those are answers)
-        reply.answer = { error: { path: [], message: `rulesref could not answer: ${said.at(-1)}` } };
+      if (error instanceof PythonError) {  // a failure of rulesref, not a refusal (those are answers)
+        reply.answer = JSON.stringify({ error: { path: [], message: `rulesref could not answer: ${said.at(-1)}` } });
       } else {  // Pyodide itself failed (a stack overflow ...): it cannot be used again
         reply.fatal = said[0] ?? "Pyodide stopped";
       }
@@ -77,7 +78,7 @@ function page() {
   };
   // the form draws at most this many units, leaders and platoons (each a card of fields);
   // a larger description is answered as it is, and edited as a file
-  const CARDS = 150;
+  const CARDS = 60;
   // the exact fraction is shown whole up to this many characters, else its length is
   let DATA;  // data/workbench.json: choices, defaults, limits, samples and their answers
   const SHORT_FRACTION = 60;
@@ -592,8 +593,9 @@ function page() {
         status.hidden = true;
         clearErrors();
         results.classList.remove("rr-wb-stale");
-        show(data.answer);
-        root.answer = data.answer;  // the last answer as rulesref gave it, for tests and the curious
+        const answer = JSON.parse(data.answer);
+        show(answer);
+        root.answer = answer;  // the last answer as rulesref gave it, for tests and the curious
         root.timings.answer ??= Math.round(performance.now());
         root.dataset.answered = String(data.id);
         root.dataset.ms = String(data.ms);
