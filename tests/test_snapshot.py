@@ -9,6 +9,7 @@ each changed number for review. One file per published thing, in lines that diff
 - `downloads/<name>.csv`: each CSV download of the site, byte for byte;
 - `data/<calculator>.json`: every answer of a calculator's data file, one a line by its
   path in the file, with the SHA-256 of the whole published file (its nulls included);
+- `data/workbench.json`: each probability of the Workbench's first answers, by its path;
 - `rulings/`: the words of rulings and refusals, and every standard's verdict (checked by
   tests/test_rulings.py).
 """
@@ -29,6 +30,7 @@ from rulesref.tables import (
     downloads,
     tables,
 )
+from rulesref.workbench_choices import page_data
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 # the words of the rulings have their own fast test, tests/test_rulings.py
@@ -87,6 +89,13 @@ def _data(data: dict) -> dict:
     }
 
 
+def _workbench() -> dict:
+    """The Workbench's first answers in data/workbench.json: each probability, by its path."""
+    force = json.loads((SNAPSHOTS.parent.parent / "examples/b-company.json").read_text())
+    answers = dict(_leaves(page_data(force)["answers"]))
+    return {path: value for path, value in answers.items() if path.endswith("/probability")}
+
+
 def snapshot() -> dict[str, str]:
     """Every snapshot file's path (under tests/snapshots/) and text, from the current code."""
     files = {}
@@ -98,6 +107,7 @@ def snapshot() -> dict[str, str]:
         files[f"downloads/{name}"] = text
     for name, data in calculator_data().items():
         files[f"data/{name}.json"] = _lines(_data(data))
+    files["data/workbench.json"] = _lines(_workbench())
     return files
 
 

@@ -1,7 +1,14 @@
 // The Workbench: a form for a force or a battle; rulesref itself computes the answer, in
 // Python (Pyodide) in a Worker, from files of this site only (workbench/pyodide/). No rule
-// is written here: this file builds the form, sends its JSON to rulesref.workbench.answer,
-// and shows what comes back (exact fractions and percents, or a bad field's message).
+// is written here: the choices, defaults and limits come from data/workbench.json, which
+// the build writes from the package (rulesref.workbench_choices); this file builds the
+// form, sends its JSON to rulesref.workbench.answer, and shows what comes back (exact
+// fractions and percents, or a bad field's message).
+//
+// The page never freezes: every size is checked before the work it bounds (an address's
+// length before it is inflated, the inflated bytes as they stream, the nesting before
+// JSON.parse, the counts before the form is drawn), and the form draws a bounded number
+// of cards. Names are data: a description is read through own properties only.
 //
 // The same file is the Worker (started with its own address): see `worker()` below.
 "use strict";
@@ -11,6 +18,7 @@ const STAGES = ["Starting Python (about 7 MB to download the first time)", "Load
 // ---------------------------------------------------------------- the Worker's side
 async function worker() {
   let ask = null;
+  let PythonError = null;  // taken at the start: after a fatal error Pyodide's API throws
   const ready = (async () => {
     const base = new URL("../workbench/pyodide/", import.meta.url).href;
     const stage = (index) => postMessage({ stage: index });
@@ -26,19 +34,28 @@ async function worker() {
     await pyodide.loadPackage("rulesref", { messageCallback: () => {} });
     stage(2);
     ask = pyodide.pyimport("rulesref.workbench").answer_text;
+    ({ PythonError } = pyodide.ffi);
     stage(3);
   })();
   ready.catch((error) => postMessage({ failed: String(error) }));
   onmessage = async ({ data }) => {
     await ready;
     const started = performance.now();
-    let answer;
+    const reply = { id: data.id };
     try {
-      answer = JSON.parse(ask(data.question));
-    } catch (error) {  // not a refusal of the rules (those are answers) but a failure: say so
-      answer = { error: { path: [], message: `rulesref could not answer: ${String(error).split("\n").at(-2) ?? error}` } };
+      const text = ask(data.question);
+      if (typeof text !== "string") throw new Error("Python gave no answer");
+      reply.answer = text;  // as text: a structured clone drops a unit named "__proto__"
+    } catch (error) {
+      const said = String(error).split("\n").filter(Boolean);
+      if (error instanceof PythonError) {  // a failure of rulesref, not a refusal (those are answers)
+        reply.answer = JSON.stringify({ error: { path: [], message: `rulesref could not answer: ${said.at(-1)}` } });
+      } else {  // Pyodide itself failed (a stack overflow ...): it cannot be used again
+        reply.fatal = said[0] ?? "Pyodide stopped";
+      }
     }
-    postMessage({ id: data.id, answer, ms: Math.round(performance.now() - started) });
+    reply.ms = Math.round(performance.now() - started);
+    postMessage(reply);
   };
 }
 
@@ -59,32 +76,34 @@ function page() {
     element.append(...children);
     return element;
   };
+  // the form draws at most this many units, leaders and platoons (each a card of fields);
+  // a larger description is answered as it is, and edited as a file
+  const CARDS = 60;
+  // the exact fraction is shown whole up to this many characters, else its length is
+  let DATA;  // data/workbench.json: choices, defaults, limits, samples and their answers
+  const SHORT_FRACTION = 60;
 
   // --- the description being edited: the JSON the command line reads (a force) or the
-  // JSON of rulesref.workbench (a battle); the form is drawn from it
-  const SAMPLE_FORCE_URL = root.dataset.sample;
-  const state = { tab: "force", force: null, battle: defaultBattle() };
-  function defaultBattle() {
-    return {
-      attacker: { platoons: [{ kind: "artillery" }, { kind: "infantry" }] },
-      defender: { platoons: [{ kind: "infantry" }], fortified: false },
-      terrain: "open",
-      garrison: false,
-      policy: "fewest withdrawals",
-      leadership: { leadership: 7 },
-      readings: {},
-    };
-  }
+  // JSON of rulesref.workbench (a battle); the form is drawn from it, and only own
+  // properties are read or written (a unit may be called "__proto__" or "constructor")
+  const state = { tab: "force", force: null, battle: null };
+  const isObject = (value) => value !== null && typeof value === "object";
+  const isRecord = (value) => isObject(value) && !Array.isArray(value);
+  const own = (place, step) => (isObject(place) && Object.hasOwn(place, step) ? place[step] : undefined);
+  const define = (place, step, value) => Object.defineProperty(place, step, { value, writable: true, enumerable: true, configurable: true });
   const key = (path) => JSON.stringify(path);
-  function getAt(path) {
-    return path.reduce((place, step) => (place == null ? undefined : place[step]), state[state.tab]);
-  }
+  const getAt = (path) => path.reduce(own, state[state.tab]);
   function setAt(path, value) {
     let place = state[state.tab];
-    for (const step of path.slice(0, -1)) place = place[step] ??= typeof step === "number" ? [] : {};
-    if (value === undefined) delete place[path.at(-1)];
-    else place[path.at(-1)] = value;
+    path.slice(0, -1).forEach((step, index) => {
+      let next = own(place, step);
+      if (!isObject(next)) define(place, step, (next = typeof path[index + 1] === "number" ? [] : {}));
+      place = next;
+    });
+    if (value !== undefined) define(place, path.at(-1), value);
+    else if (!Array.isArray(place)) delete place[path.at(-1)];
   }
+  const list = (value) => (Array.isArray(value) ? value : []);  // anything else: Python refuses it by name
 
   // --- values as the player types them: whole numbers become numbers; anything else
   // stays text, for rulesref to refuse by name ("starting must be a whole number ...")
@@ -99,35 +118,45 @@ function page() {
       return parts.length > 1 ? parts : parts[0];
     },
     check: (input) => input.checked,
-    select: (input) => (input.value === "" ? undefined : input.value),
+    select: (input) => (input.value === "" ? null : input.value),  // "": no unit, an independent leader
     names: (input) => {
       const names = input.value.split(",").map((part) => part.trim()).filter(Boolean);
       return names.length ? names : undefined;
     },
   };
+  // what a field shows of any value, whatever the description holds
+  const shown = (value) => (value == null ? "" : typeof value === "string" ? value : JSON.stringify(value));
   const SHOW = {
-    leadership: (value) => (Array.isArray(value) ? value.join(", ") : value ?? ""),
-    names: (value) => (value ?? []).join(", "),
+    leadership: (value) => (Array.isArray(value) ? value.map(shown).join(", ") : shown(value)),
+    names: (value) => (Array.isArray(value) ? value.map(shown).join(", ") : shown(value)),
   };
 
   let fieldCount = 0;
-  // one labelled input bound to a path of the description, with its message beside it
-  function field(label, path, kind = "text", { options, size, hint } = {}) {
+  // one labelled input bound to a path of the description, with its message beside it;
+  // `usual` is the value rulesref assumes when the description leaves the field out (a
+  // field set back to it is left out again, so downloads stay as short as written)
+  function field(label, path, kind = "text", { options, size, hint, usual } = {}) {
     const id = `wb-field-${++fieldCount}`;
-    const value = getAt(path);
-    const attributes = { id, "data-path": key(path), "data-kind": kind, "aria-describedby": `${id}-msg` };
+    const written = getAt(path);
+    const value = written === undefined ? usual : written;
+    const attributes = {
+      id, "data-path": key(path), "data-kind": kind, "aria-describedby": `${id}-msg`,
+      "data-usual": usual === undefined ? undefined : JSON.stringify(usual),
+    };
     let input;
     if (kind === "check") {
-      input = el("input", { ...attributes, type: "checkbox", checked: Boolean(value) });
+      input = el("input", { ...attributes, type: "checkbox", checked: value === true });
     } else if (kind === "select") {
-      input = el("select", attributes, ...options.map(([word, text]) => el("option", { value: word, text, selected: word === (value ?? options[0][0]) })));
+      const known = options.some(([word]) => word === value);
+      const all = known || value === undefined ? options : [...options, [value, shown(value)]];
+      input = el("select", attributes, ...all.map(([word, text]) => el("option", { value: shown(word), text, selected: word === (value ?? all[0][0]) })));
     } else {
       const numeric = kind === "number" || kind === "optionalNumber";
       input = el("input", {
         ...attributes, type: "text", size: size ?? (numeric ? 4 : 12), autocomplete: "off",
         inputmode: numeric ? "numeric" : undefined, placeholder: hint,
       });
-      input.value = (SHOW[kind] ?? ((v) => v ?? ""))(value);
+      input.value = (SHOW[kind] ?? shown)(written);
     }
     const message = el("span", { class: "rr-wb-msg", id: `${id}-msg`, role: "alert", hidden: true });
     const wrapper = kind === "check"
@@ -150,129 +179,203 @@ function page() {
     changed();
   }
   const LEADERSHIP_HINT = "4+ or 5+, 4+";
+  const named = (value, fallback) => (typeof value === "string" && value ? value : fallback);
 
+  // --- the force (LD-1 to LD-12): what its units and leaders are, and what this phase cost
+  let cards = 0;
+  function more(count, what) {  // the cards left undrawn, said once per list
+    return el("p", { class: "rr-wb-more", text: `${count} more ${what} not shown: the form shows ${CARDS} units, leaders and platoons. They are answered as they are; to change them, download the description, edit the file and load it again.` });
+  }
   function doctrine(path) {
-    const open = getAt(path) !== undefined;
-    const details = el("details", { class: "rr-wb-doctrine", open },
+    const usual = DATA.force.defaults.doctrine;
+    return el("details", { class: "rr-wb-doctrine", open: getAt(path) !== undefined },
       el("summary", { text: "Doctrine (LD-7)" }),
       el("div", { class: "rr-wb-row" },
         field("Name", [...path, "name"], "optional"),
-        field("Re-rolls", [...path, "rerolls"], "optionalNumber"),
-        field("ignores a failure", [...path, "ignores"], "check")));
-    return details;
+        field("Re-rolls", [...path, "rerolls"], "optionalNumber", { hint: String(usual.rerolls) }),
+        field("ignores a failure", [...path, "ignores"], "check", { usual: usual.ignores })));
   }
 
   function leaderRows(path, unitNames) {
     const leaders = list(getAt(path));
-    const rows = leaders.map((_, index) => {
+    const usual = DATA.force.defaults.leader;
+    const rows = [];
+    for (const [index, leader] of leaders.entries()) {
+      if (cards++ >= CARDS) {
+        rows.push(more(leaders.length - index, "leaders"));
+        break;
+      }
       const at = [...path, index];
-      if (getAt([...at, "alive"]) === undefined) setAt([...at, "alive"], true);
+      const remove = button("Remove", () => edit(() => removeLeader(leaders, index)), { "aria-label": `Remove leader ${index + 1}` });
+      if (!isRecord(leader)) {
+        rows.push(group(`Leader ${index + 1}`, at, remove));
+        continue;
+      }
       const cells = [
         field("Name", [...at, "name"]),
         field("Leadership", [...at, "leadership"], "leadership", { size: 4, hint: "3+" }),
         field("Rank", [...at, "rank"], "number"),
       ];
       if (unitNames) {
-        const options = [["", "independent"], ...unitNames.map((name) => [name, `in ${name}`])];
-        cells.push(field("Fights", [...at, "unit"], "select", { options }));
+        const options = [[null, "independent"], ...unitNames.filter((name) => typeof name === "string").map((name) => [name, `in ${name}`])];
+        cells.push(field("Fights", [...at, "unit"], "select", { options, usual: usual.unit }));
       }
-      cells.push(field("alive", [...at, "alive"], "check"));
-      cells.push(button("Remove", () => edit(() => leaders.splice(index, 1)), { "aria-label": `Remove leader ${index + 1}` }));
-      return group(`Leader ${index + 1}`, at, el("div", { class: "rr-wb-row" }, ...cells));
-    });
-    const add = button("Add a leader", () => edit(() => setAt(path, [...leaders, { name: `Leader ${leaders.length + 1}`, leadership: "4+", rank: 1 }])));
+      cells.push(field("alive", [...at, "alive"], "check", { usual: usual.alive }), remove);
+      rows.push(group(named(own(leader, "name"), `Leader ${index + 1}`), at, el("div", { class: "rr-wb-row" }, ...cells)));
+    }
+    const add = button("Add a leader", () => edit(() => setAt(path, [...leaders, { name: `Leader ${leaders.length + 1}`, ...DATA.new.leader }])));
     return [...rows, add];
   }
 
-  // a list as the form draws it: anything else is left for rulesref to refuse by name
-  const list = (value) => (Array.isArray(value) ? value : []);
-
-  function unitCard(path, unit) {
-    const casualtyPath = ["casualties", unit.name];
-    return group(unit.name || "Unit", path,
-      el("div", { class: "rr-wb-row" },
-        field("Name", [...path, "name"], "text"),
-        field("Leadership", [...path, "leadership"], "leadership", { size: 7, hint: LEADERSHIP_HINT }),
-        field("Starting models", [...path, "starting"], "number"),
-        field("Models now", [...path, "current"], "optionalNumber", { hint: "all" }),
-        field("Lost this phase", casualtyPath, "optionalNumber", { hint: "0" }),
-        field("removed earlier", [...path, "removed"], "check")),
-      doctrine([...path, "doctrine"]),
-      button("Remove this unit", () => edit(() => getAt(path.slice(0, -1)).splice(path.at(-1), 1))));
+  function unitCard(path, unit, remove) {
+    const name = own(unit, "name");
+    const usual = DATA.force.defaults.unit;
+    const cells = [
+      field("Name", [...path, "name"], "text"),
+      field("Leadership", [...path, "leadership"], "leadership", { size: 7, hint: LEADERSHIP_HINT }),
+      field("Starting models", [...path, "starting"], "number"),
+      field("Models now", [...path, "current"], "optionalNumber", { hint: "all" }),
+    ];
+    if (typeof name === "string") cells.push(field("Lost this phase", ["casualties", name], "optionalNumber", { hint: "0" }));
+    cells.push(field("removed earlier", [...path, "removed"], "check", { usual: usual.removed }));
+    return group(named(name, "Unit"), path, el("div", { class: "rr-wb-row" }, ...cells), doctrine([...path, "doctrine"]), remove);
   }
 
   function forceForm() {
     const force = state.force;
+    const commands = list(own(force, "commands"));
+    const [survive] = DATA.force.readings;
     const parts = [
       el("div", { class: "rr-wb-row" }, field("Force", ["name"], "text"),
         field("Prefer among equals (LD-C8)", ["prefer"], "names", { hint: "names, comma-separated" }),
-        field("removed figures survive", ["removed_figures_survive"], "check")),
+        field(survive.label, [survive.name], "check", { usual: survive.default })),
       doctrine(["doctrine"]),
       group("Independent leaders of the force", ["leaders"], ...leaderRows(["leaders"], null)),
     ];
-    list(force.commands).forEach((command, c) => {
-      const units = list(command?.units);
-      const names = units.map((unit) => unit?.name);
-      parts.push(group(command?.name || `Command ${c + 1}`, ["commands", c],
-        el("div", { class: "rr-wb-row" }, field("Command", ["commands", c, "name"], "text")),
-        doctrine(["commands", c, "doctrine"]),
-        ...units.map((unit, u) => unitCard(["commands", c, "units", u], unit ?? {})),
-        button("Add a unit", () => edit(() => (command.units = units).push({ name: `Unit ${c + 1}.${units.length + 1}`, starting: 10, leadership: "4+" }))),
-        group("Leaders", ["commands", c, "leaders"], ...leaderRows(["commands", c, "leaders"], names)),
-        button("Remove this command", () => edit(() => force.commands.splice(c, 1)))));
-    });
-    parts.push(button("Add a command", () => edit(() => force.commands.push({ name: `Command ${force.commands.length + 1}`, units: [{ name: `Unit ${force.commands.length + 1}.1`, starting: 10, leadership: "4+" }] }))));
+    for (const [c, command] of commands.entries()) {
+      const at = ["commands", c];
+      const removeCommand = button("Remove this command", () => edit(() => removeUnits(commands, c)));
+      if (!isRecord(command)) {
+        parts.push(group(`Command ${c + 1}`, at, removeCommand));
+        continue;
+      }
+      const units = list(own(command, "units"));
+      const cardsOfUnits = [];
+      for (const [u, unit] of units.entries()) {
+        if (cards++ >= CARDS) {
+          cardsOfUnits.push(more(units.length - u, "units"));
+          break;
+        }
+        const remove = button("Remove this unit", () => edit(() => removeUnit(command, units, u)));
+        cardsOfUnits.push(isRecord(unit) ? unitCard([...at, "units", u], unit, remove) : group(`Unit ${u + 1}`, [...at, "units", u], remove));
+      }
+      parts.push(group(named(own(command, "name"), `Command ${c + 1}`), at,
+        el("div", { class: "rr-wb-row" }, field("Command", [...at, "name"], "text")),
+        doctrine([...at, "doctrine"]),
+        ...cardsOfUnits,
+        button("Add a unit", () => edit(() => setAt([...at, "units"], [...units, { name: `Unit ${c + 1}.${units.length + 1}`, ...DATA.new.unit }]))),
+        group("Leaders", [...at, "leaders"], ...leaderRows([...at, "leaders"], units.map((unit) => own(unit, "name")))),
+        removeCommand));
+    }
+    parts.push(button("Add a command", () => edit(() => setAt(["commands"], [...commands, { name: `Command ${commands.length + 1}`, units: [{ name: `Unit ${commands.length + 1}.1`, ...DATA.new.unit }] }]))));
+    parts.push(orphans());
     return parts;
   }
 
-  const KINDS = ["infantry", "cavalry", "artillery", "command"];
-  const STATES = [["fresh", "fresh"], ["damaged", "damaged"], ["fubar", "FUBAR"], ["withdrawn", "withdrawn"]];
-  const DECLARATIONS = [["side", "as its side"], ["attack", "attack"], ["defence", "defence"]];
-  const READINGS = [
-    ["fubar_modified", "other modifiers apply to a FUBAR 1 (CA-C2)", true],
-    ["clamp_rolls", "a roll below 0 counts as 0 (CA-C4)", false],
-    ["woods_is_forest", "woods and forest are one terrain (CA-C10)", true],
-    ["mountain_both_sides", "both armies are in the mountain hex (CA-C11)", true],
-  ];
+  // casualties of no unit of the force (an address can hold them): shown, to be removed
+  function orphans() {
+    const casualties = own(state.force, "casualties");
+    if (casualties === undefined) return "";
+    const names = new Set(allUnits().map((unit) => own(unit, "name")));
+    const rows = isRecord(casualties)
+      ? Object.keys(casualties).filter((name) => !names.has(name)).map((name) => el("div", { class: "rr-wb-row" },
+        field(`Lost this phase by ${name}`, ["casualties", name], "optionalNumber"),
+        button("Remove", () => edit(() => setAt(["casualties", name], undefined)), { "aria-label": `Remove the casualties of ${name}` })))
+      : [button("Remove", () => edit(() => setAt(["casualties"], undefined)), { "aria-label": "Remove the casualties" })];
+    return rows.length ? group("Casualties of units not in the force", ["casualties"], ...rows) : "";
+  }
+  const allUnits = () => list(own(state.force, "commands")).flatMap((command) => list(own(command, "units")));
+  const allLeaders = () => [own(state.force, "leaders"), ...list(own(state.force, "commands")).map((command) => own(command, "leaders"))].flatMap(list);
 
-  function sideForm(role) {
-    const platoons = list(state.battle[role]?.platoons);
-    const rows = platoons.map((platoon, index) => {
-      const at = [role, "platoons", index];
-      if (!platoon || typeof platoon !== "object") return group(`Platoon ${index + 1}`, at);
-      if (platoon.declaration === undefined) platoon.declaration = "side";
-      if (platoon.supplied === undefined) platoon.supplied = true;
-      return group(`Platoon ${index + 1}`, at, el("div", { class: "rr-wb-row" },
-        field("Kind", [...at, "kind"], "select", { options: KINDS.map((k) => [k, k]) }),
-        field("State", [...at, "state"], "select", { options: STATES }),
-        field("Rolls for", [...at, "declaration"], "select", { options: DECLARATIONS }),
-        field("Name", [...at, "name"], "optional", { size: 8 }),
-        field("supplied", [...at, "supplied"], "check"),
-        button("Remove", () => edit(() => platoons.splice(index, 1)), { "aria-label": `Remove ${role} platoon ${index + 1}` })));
-    });
-    const title = role === "attacker" ? "Attacker" : "Defender";
-    return group(title, [role], ...rows,
-      button("Add a platoon", () => edit(() => platoons.push({ kind: "infantry" }))),
-      field("fortified (CA-6)", [role, "fortified"], "check"));
+  // a name leaves the force with the last unit or leader that carries it: its casualties,
+  // the leaders placed in it and its mention in `prefer` go with it (LD-C8)
+  function forget(name, { unit }) {
+    const others = unit ? allUnits() : allLeaders();
+    if (typeof name !== "string" || others.some((other) => own(other, "name") === name)) return;
+    if (unit) {
+      setAt(["casualties", name], undefined);
+      if (isRecord(own(state.force, "casualties")) && !Object.keys(state.force.casualties).length) setAt(["casualties"], undefined);
+      for (const leader of allLeaders()) if (own(leader, "unit") === name) delete leader.unit;
+    }
+    const prefer = own(state.force, "prefer");
+    if (Array.isArray(prefer) && prefer.includes(name)) {
+      const kept = prefer.filter((other) => other !== name);
+      setAt(["prefer"], kept.length ? kept : undefined);
+    }
+  }
+  function removeUnit(command, units, index) {
+    const [unit] = units.splice(index, 1);
+    forget(own(unit, "name"), { unit: true });
+  }
+  function removeLeader(leaders, index) {
+    const [leader] = leaders.splice(index, 1);
+    forget(own(leader, "name"), { unit: false });
+  }
+  function removeUnits(commands, index) {
+    const [command] = commands.splice(index, 1);
+    for (const unit of list(own(command, "units"))) forget(own(unit, "name"), { unit: true });
+    for (const leader of list(own(command, "leaders"))) forget(own(leader, "name"), { unit: false });
   }
 
+  // --- the battle (CA-2 to CA-20)
+  function sideForm(role) {
+    const platoons = list(getAt([role, "platoons"]));
+    const battle = DATA.battle;
+    const usual = battle.defaults.platoon;
+    const rows = [];
+    for (const [index, platoon] of platoons.entries()) {
+      if (cards++ >= CARDS) {
+        rows.push(more(platoons.length - index, "platoons"));
+        break;
+      }
+      const at = [role, "platoons", index];
+      const remove = button("Remove", () => edit(() => platoons.splice(index, 1)), { "aria-label": `Remove ${role} platoon ${index + 1}` });
+      if (!isRecord(platoon)) {
+        rows.push(group(`Platoon ${index + 1}`, at, remove));
+        continue;
+      }
+      rows.push(group(`Platoon ${index + 1}`, at, el("div", { class: "rr-wb-row" },
+        field("Kind", [...at, "kind"], "select", { options: battle.kinds.map((k) => [k, k]), usual: usual.kind }),
+        field("State", [...at, "state"], "select", { options: battle.states, usual: usual.state }),
+        field("Rolls for", [...at, "declaration"], "select", { options: battle.declarations, usual: usual.declaration }),
+        field("Name", [...at, "name"], "optional", { size: 8 }),
+        field("supplied", [...at, "supplied"], "check", { usual: usual.supplied }),
+        remove)));
+    }
+    return group(role === "attacker" ? "Attacker" : "Defender", [role], ...rows,
+      button("Add a platoon", () => edit(() => setAt([role, "platoons"], [...platoons, { ...DATA.new.platoon }]))),
+      field("fortified (CA-6)", [role, "fortified"], "check", { usual: battle.defaults.fortified }));
+  }
+
+  const checkMode = () => (own(own(state.battle, "leadership"), "probability") !== undefined ? "probability" : "leadership");
   function battleForm() {
-    const battle = state.battle;
-    const mode = battle.leadership?.probability !== undefined ? "probability" : "leadership";
-    for (const [name, , usual] of READINGS) battle.readings[name] ??= usual;
+    const { defaults, terrains, policies, readings } = DATA.battle;
+    const mode = checkMode();
+    const modes = el("select", { id: "wb-check-mode", "data-mode": "true" },
+      ...[["leadership", "2D6 on Leadership"], ["probability", "a given probability"]].map(([word, text]) => el("option", { value: word, text, selected: word === mode })));
     return [
       sideForm("attacker"),
       sideForm("defender"),
       group("The battle", [], el("div", { class: "rr-wb-row" },
-        field("Terrain", ["terrain"], "select", { options: ["open", "forest", "woods", "mountain"].map((t) => [t, t]) }),
-        field("garrison (CA-20)", ["garrison"], "check"),
-        field("Hits go", ["policy"], "select", { options: [["fewest withdrawals", "fewest withdrawals"], ["most withdrawals", "most withdrawals"]] })),
-      el("div", { class: "rr-wb-row" },
-        field("Loser's check (CA-C5)", ["leadership", "mode"], "select", { options: [["leadership", "2D6 on Leadership"], ["probability", "a given probability"]] }),
+        field("Terrain", ["terrain"], "select", { options: terrains.map((t) => [t, t]), usual: defaults.terrain }),
+        field("garrison (CA-20)", ["garrison"], "check", { usual: defaults.garrison }),
+        field("Hits go", ["policy"], "select", { options: policies.map((p) => [p, p]), usual: defaults.policy }))),
+      group("Loser's check (CA-C5)", ["leadership"], el("div", { class: "rr-wb-row" },
+        el("div", { class: "rr-wb-cell" }, el("label", { class: "rr-wb-field", for: "wb-check-mode" }, el("span", { text: "Passes on" }), modes)),
         mode === "probability"
           ? field("Probability to pass", ["leadership", "probability"], "text", { size: 6, hint: "1/2" })
-          : field("Leadership", ["leadership", "leadership"], "number"))),
-      group("Readings", ["readings"], ...READINGS.map(([name, text]) => field(text, ["readings", name], "check"))),
+          : field("Leadership", ["leadership", "leadership"], "optionalNumber", { hint: String(defaults.leadership), usual: defaults.leadership }))),
+      group("Readings", ["readings"], ...readings.map(({ name, label, default: usual }) => field(label, ["readings", name], "check", { usual }))),
     ];
   }
 
@@ -280,51 +383,63 @@ function page() {
   const form = el("form", { class: "rr-wb-form", autocomplete: "off", novalidate: true });
   const tabs = el("div", { class: "rr-wb-tabs", role: "tablist" });
   const formMessage = el("p", { class: "rr-wb-msg rr-wb-top", role: "alert", hidden: true });
+  const forceNote = document.querySelector(".rr-wb-force-note");  // which document a force follows
   function draw() {
     fieldCount = 0;
-    if (state.battle.leadership) state.battle.leadership.mode = state.battle.leadership.probability !== undefined ? "probability" : "leadership";
+    cards = 0;
     form.replaceChildren(...(state.tab === "force" ? forceForm() : battleForm()));
+    if (forceNote) {
+      forceNote.hidden = state.tab !== "force";
+      form.prepend(forceNote);
+    }
     for (const tab of tabs.children) tab.setAttribute("aria-selected", String(tab.dataset.tab === state.tab));
   }
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("input", (event) => {
     const input = event.target;
-    if (!input.dataset.path) return;
-    const path = JSON.parse(input.dataset.path);
-    const value = READ[input.dataset.kind](input);
-    if (key(path) === key(["leadership", "mode"])) {
-      state.battle.leadership = value === "probability" ? { probability: "1/2" } : { leadership: 7 };
+    if (input.dataset.mode) {
+      setAt(["leadership"], input.value === "probability" ? { probability: "1/2" } : undefined);
       draw();
-    } else if (state.tab === "force" && path.at(-1) === "name" && path[0] === "commands" && path.length === 5) {
-      renameUnit(path, value);
+    } else if (input.dataset.path) {
+      const path = JSON.parse(input.dataset.path);
+      let value = READ[input.dataset.kind](input);
+      if (input.dataset.usual !== undefined && JSON.stringify(value) === input.dataset.usual) value = undefined;
+      if (state.tab === "force" && path[0] === "commands" && path.length === 5 && path[4] === "name") renameUnit(path, value);
+      else setAt(path, value);
     } else {
-      setAt(path, value === "" && input.dataset.kind === "text" ? "" : value);
+      return;
     }
     changed();
   });
-  // a unit's casualties are kept under its name: they follow it when it is renamed
+  // a unit's casualties are kept under its name: they follow it when it is renamed, and
+  // so do the leaders who fight in it and its mention in `prefer`
   function renameUnit(path, name) {
     const old = getAt(path);
-    const casualties = (state.force.casualties ??= {});
-    if (old in casualties) {
-      casualties[name] = casualties[old];
+    const casualties = own(state.force, "casualties");
+    if (typeof old === "string" && isRecord(casualties) && Object.hasOwn(casualties, old)) {
+      const lost = casualties[old];
       delete casualties[old];
+      if (typeof name === "string") define(casualties, name, lost);
     }
     setAt(path, name);
     const command = ["commands", path[1]];
-    for (const leader of list(getAt([...command, "leaders"]))) if (leader?.unit === old) leader.unit = name;
+    for (const leader of list(getAt([...command, "leaders"]))) if (own(leader, "unit") === old) define(leader, "unit", name);
+    const prefer = own(state.force, "prefer");
+    if (Array.isArray(prefer)) setAt(["prefer"], prefer.map((other) => (other === old ? name : other)));
     const card = fieldAt(path.slice(0, -1));
-    card.querySelector("legend").textContent = name || "Unit";
-    card.querySelector(`[data-path^='["casualties",']`).dataset.path = key(["casualties", name]);
-    const names = list(getAt([...command, "units"])).map((unit) => unit?.name);
+    card.querySelector("legend").textContent = named(name, "Unit");
+    const lost = card.querySelector(`[data-path^='["casualties",']`);
+    if (lost) lost.dataset.path = key(["casualties", name]);
+    const names = list(getAt([...command, "units"])).map((unit) => own(unit, "name")).filter((n) => typeof n === "string");
     for (const select of fieldAt(command).querySelectorAll("select[data-path$=',\"unit\"]']")) {
-      const chosen = getAt(JSON.parse(select.dataset.path));
-      select.replaceChildren(...[["", "independent"], ...names.map((n) => [n, `in ${n}`])]
-        .map(([word, text]) => el("option", { value: word, text, selected: word === (chosen ?? "") })));
+      const chosen = getAt(JSON.parse(select.dataset.path)) ?? null;
+      select.replaceChildren(...[[null, "independent"], ...names.map((n) => [n, `in ${n}`])]
+        .map(([word, text]) => el("option", { value: shown(word), text, selected: word === chosen })));
     }
   }
   function fieldAt(path) {
-    return [...form.querySelectorAll("[data-path]")].find((element) => element.dataset.path === key(path));
+    const wanted = key(path);
+    return [...form.querySelectorAll("[data-path]")].find((element) => element.dataset.path === wanted);
   }
 
   // --- the answer
@@ -332,20 +447,29 @@ function page() {
   const progress = el("progress", { max: STAGES.length - 1, value: 0 });
   const stageText = el("span", { class: "rr-wb-stage", text: `${STAGES[0]}…` });
   const stopButton = button("Stop", () => {
+    clearTimeout(slow);
     restart();
-    results.replaceChildren(el("p", { class: "rr-wb-msg", text: "Stopped. Change the form to ask again." }));
-    summary.textContent = "";
-    status.hidden = true;
+    say("Stopped. Change the form to ask again.");
   }, { hidden: true });
   // the headline, kept in view at the foot of the screen while the form is edited
   const summary = el("p", { class: "rr-wb-summary", "aria-hidden": "true" });
   const status = el("p", { class: "rr-wb-status" }, progress, " ", stageText, " ", stopButton);
+  function say(text) {
+    results.classList.remove("rr-wb-stale");
+    results.replaceChildren(el("p", { class: "rr-wb-msg rr-wb-said", text }));
+    summary.textContent = "";
+  }
 
-  const fraction = (exact) => el("span", { class: "rr-wb-exact" }, el("strong", { text: exact.percent }), " ", el("span", { class: "rr-wb-frac", text: exact.probability }));
-  const barOf = (exact, tone = "rr-c0") => {
-    const [n, d = 1] = exact.probability.split("/").map(Number);
-    return el("span", { class: `rr-wb-bar ${tone}`, style: `width:${(100 * n) / d}%` });
-  };
+  // a probability as the page reads it: the fraction whole while short, its bar's length
+  const fractionText = (p) => (p.length <= SHORT_FRACTION ? p : `an exact fraction of ${p.length} characters`);
+  function ratio(p) {  // numerator / denominator of any length, to three digits or so
+    const [n, d = "1"] = p.split("/");
+    const lead = (digits) => Number(digits.slice(0, 15));
+    const value = (lead(n) / lead(d)) * 10 ** (Math.min(n.length, 15) - n.length - Math.min(d.length, 15) + d.length);
+    return Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0;
+  }
+  const fraction = (exact) => el("span", { class: "rr-wb-exact" }, el("strong", { text: exact.percent }), " ", el("span", { class: "rr-wb-frac", text: fractionText(exact.probability) }));
+  const barOf = (exact, tone = "rr-c0") => el("span", { class: `rr-wb-bar ${tone}`, style: `width:${100 * ratio(exact.probability)}%` });
   function table(caption, headings, rows) {
     return el("table", { class: "rr-wb-table" }, el("caption", { text: caption }),
       el("thead", {}, el("tr", {}, ...headings.map((h) => el("th", { scope: "col", text: h })))),
@@ -354,27 +478,39 @@ function page() {
   function cell(exact, tone) {
     return exact ? el("div", {}, fraction(exact), el("div", { class: "rr-wb-track" }, barOf(exact, tone))) : "";
   }
+  // the chart, as rulesref drew it: any character XML refuses (U+FFFE ...) is replaced
+  // before it is parsed, and a chart too large to draw at once is left out, saying so
+  const MAX_CHART = 400_000;
+  function chart(svg) {
+    const figure = el("figure", { class: "rr-wb-chart" });
+    const caption = "The chain of command, shaded by each one's chance to go (LD-4 to LD-12).";
+    if (typeof svg !== "string" || svg.length > MAX_CHART) {
+      return el("p", { class: "rr-wb-more", text: "The chain of command is too large to draw here; the table gives every unit's odds." });
+    }
+    const clean = svg.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "\uFFFD");
+    const drawn = new DOMParser().parseFromString(clean, "image/svg+xml");
+    if (drawn.querySelector("parsererror")) return el("p", { class: "rr-wb-more", text: "The chain of command could not be drawn; the table gives every unit's odds." });
+    figure.append(document.importNode(drawn.documentElement, true), el("figcaption", { text: caption }));
+    return figure;
+  }
 
   function showForce(answer) {
     const rows = [[`${answer.force} breaks`, cell(answer.force_breaks, "rr-c1"), ""]];
-    for (const name of Object.keys(answer.command_removed)) {
-      rows.push([name, cell(answer.command_fails[name], "rr-c1"), cell(answer.command_removed[name], "rr-c0")]);
+    const levels = [["command", "commands"], ["unit", "units"]];
+    for (const [level, plural] of levels) {
+      const names = Object.keys(answer[`${level}_removed`]);
+      for (const name of names.slice(0, CARDS)) rows.push([name, cell(own(answer[`${level}_fails`], name), "rr-c1"), cell(own(answer[`${level}_removed`], name), "rr-c0")]);
+      if (names.length > CARDS) rows.push([`${names.length - CARDS} more ${plural}`, "", ""]);
     }
-    for (const name of Object.keys(answer.unit_removed)) {
-      rows.push([name, cell(answer.unit_fails[name], "rr-c1"), cell(answer.unit_removed[name], "rr-c0")]);
-    }
-    const chart = el("figure", { class: "rr-wb-chart" });
-    chart.append(document.importNode(new DOMParser().parseFromString(answer.svg, "image/svg+xml").documentElement, true));
-    chart.append(el("figcaption", { text: "The chain of command, shaded by each one's chance to go (LD-4 to LD-12)." }));
-    summary.textContent = `${answer.force} breaks: ${answer.force_breaks.percent} (${answer.force_breaks.probability})`;
+    summary.textContent = `${answer.force} breaks: ${answer.force_breaks.percent} (${fractionText(answer.force_breaks.probability)})`;
     results.replaceChildren(
       el("p", { class: "rr-wb-headline" }, el("span", { text: `${answer.force} breaks: ` }), fraction(answer.force_breaks)),
-      table("Exact odds at the end of this phase", ["", "fails its own test", "off the table"], rows), chart);
+      table("Exact odds at the end of this phase", ["", "fails its own test", "off the table"], rows), chart(answer.svg));
   }
 
-  const WHO = { attacker: "the attacker wins", defender: "the defender wins", none: "no victor" };
+  const WHO = new Map([["attacker", "the attacker wins"], ["defender", "the defender wins"], ["none", "no victor"]]);
   function showBattle(answer) {
-    const victor = Object.entries(answer.victor).map(([who, exact], index) => [WHO[who] ?? who, cell(exact, `rr-c${index}`)]);
+    const victor = Object.entries(answer.victor).map(([who, exact], index) => [WHO.get(who) ?? who, cell(exact, `rr-c${index}`)]);
     const fates = ["attacker", "defender"].map((role) => table(`The ${role}`, ["", "chance"], [
       ...Object.entries(answer.fate[role]).map(([fate, exact]) => [fate, cell(exact, "rr-c0")]),
       ["routed (CA-16)", cell(answer.routed[role], "rr-c1")],
@@ -383,47 +519,63 @@ function page() {
     ]));
     const outcomes = table("How it ends, by the deciding clause", ["", "chance"],
       Object.entries(answer.outcomes).map(([outcome, exact]) => [outcome, cell(exact, "rr-c3")]));
-    summary.textContent = Object.entries(answer.victor).map(([who, exact]) => `${WHO[who] ?? who} ${exact.percent}`).join(" · ");
+    summary.textContent = Object.entries(answer.victor).map(([who, exact]) => `${WHO.get(who) ?? who} ${exact.percent}`).join(" · ");
     results.replaceChildren(table("Who wins", ["", "chance"], victor), ...fates, outcomes);
+  }
+  function show(answer) {
+    if (answer.error) showError(answer.error);
+    else if (answer.test === "cascade") showForce(answer);
+    else showBattle(answer);
   }
 
   // --- errors: the message goes beside its field (or the nearest group), never a number
   function clearErrors() {
     for (const input of form.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
-    for (const message of root.querySelectorAll(".rr-wb-msg")) message.hidden = true;
+    for (const message of root.querySelectorAll(".rr-wb-msg[role=alert]:not(#wb-import-msg)")) message.hidden = true;
+  }
+  // where a refusal belongs: its path, else the field its parameter names (RulesError.parameter)
+  function placeOf(error) {
+    const path = Array.isArray(error.path) ? error.path : [];
+    if (!path.length && typeof error.parameter === "string") {
+      const found = [...form.querySelectorAll("[data-path]")].find((element) => JSON.parse(element.dataset.path).at(-1) === error.parameter);
+      if (found) return found;
+    }
+    for (let depth = path.length; depth >= 0; depth -= 1) {
+      const place = fieldAt(path.slice(0, depth));
+      if (place) return place;
+    }
+    return null;
   }
   function showError(error) {
     results.replaceChildren();
     summary.textContent = `No answer: ${error.message}`;
-    for (let depth = error.path.length; depth >= 0; depth -= 1) {
-      const place = fieldAt(error.path.slice(0, depth));
-      if (!place) continue;
-      if (place.tagName === "FIELDSET") {
-        const message = place.querySelector(":scope > .rr-wb-msg");
-        message.textContent = error.message;
-        message.hidden = false;
-      } else {
-        place.setAttribute("aria-invalid", "true");
-        const message = document.getElementById(place.getAttribute("aria-describedby"));
-        message.textContent = error.message;
-        message.hidden = false;
-      }
-      return;
+    const place = placeOf(error);
+    let message = formMessage;
+    if (place?.tagName === "FIELDSET") {
+      message = place.querySelector(":scope > .rr-wb-msg");
+    } else if (place) {
+      place.setAttribute("aria-invalid", "true");
+      message = document.getElementById(place.getAttribute("aria-describedby"));
     }
-    formMessage.textContent = error.message;
-    formMessage.hidden = false;
+    message.textContent = error.message;
+    message.hidden = false;
   }
 
   // --- the Worker: started at once, so that Python loads while the player reads the form
   let python, asked = 0, timer, slow;
   root.timings = {};
+  root.restarts = 0;
   function restart() {
     python?.terminate();
     python = new Worker(import.meta.url, { type: "module" });
     stopButton.hidden = true;
+    status.hidden = false;
+    progress.value = 0;
+    stageText.textContent = `${STAGES[0]}…`;
+    delete root.dataset.stage;
     python.onmessage = ({ data }) => {
       if (data.stage !== undefined) {
-        root.timings[STAGES[data.stage]] = Math.round(performance.now());  // ms since the page opened
+        root.timings[STAGES[data.stage]] ??= Math.round(performance.now());  // ms since the page opened
         progress.value = data.stage;
         stageText.textContent = data.stage === STAGES.length - 1 ? "" : `${STAGES[data.stage]}…`;
         status.hidden = data.stage === STAGES.length - 1;
@@ -431,26 +583,38 @@ function page() {
       } else if (data.failed) {
         stageText.textContent = `Python could not start here: ${data.failed}`;
         root.dataset.failed = "true";
+      } else if (data.fatal) {  // Python cannot be used again: a fresh one, and say why
+        root.restarts += 1;
+        restart();
+        say(`Python stopped (${data.fatal}) and has been started again. Change the form to ask again.`);
       } else if (data.id === asked) {
         clearTimeout(slow);
         stopButton.hidden = true;
         status.hidden = true;
         clearErrors();
         results.classList.remove("rr-wb-stale");
-        if (data.answer.error) showError(data.answer.error);
-        else if (data.answer.test === "cascade") showForce(data.answer);
-        else showBattle(data.answer);
-        root.answer = data.answer;  // the last answer as rulesref gave it, for tests and the curious
+        const answer = JSON.parse(data.answer);
+        show(answer);
+        root.answer = answer;  // the last answer as rulesref gave it, for tests and the curious
         root.timings.answer ??= Math.round(performance.now());
         root.dataset.answered = String(data.id);
         root.dataset.ms = String(data.ms);
       }
     };
   }
+  // the answer worked out when the site was built, shown at once for a sample description
+  function precomputed(text) {
+    if (text !== JSON.stringify({ [state.tab]: DATA.samples[state.tab] })) return;
+    clearErrors();
+    show(DATA.answers[state.tab]);
+    results.prepend(el("p", { class: "rr-wb-precomputed", text: "Worked out when this site was built, for the description as it opens; the live answer replaces it once Python has started." }));
+  }
   function ask() {
     asked += 1;
+    const text = JSON.stringify({ [state.tab]: question() });
     results.classList.add("rr-wb-stale");
-    python.postMessage({ id: asked, question: JSON.stringify({ [state.tab]: question() }) });
+    if (root.dataset.stage !== "Ready") precomputed(text);
+    python.postMessage({ id: asked, question: text });
     clearTimeout(slow);
     slow = setTimeout(() => {  // a big battle: say so, and let the player stop it
       status.hidden = false;
@@ -458,12 +622,7 @@ function page() {
       stopButton.hidden = root.dataset.stage !== "Ready";
     }, 800);
   }
-  // what is sent: the description without the form's own helpers
-  function question() {
-    if (state.tab === "force") return state.force;
-    const { mode, ...check } = state.battle.leadership;
-    return { ...state.battle, leadership: check };
-  }
+  const question = () => state[state.tab];  // the description as written, to the letter
   function changed() {
     clearTimeout(timer);
     timer = setTimeout(() => {
@@ -472,50 +631,134 @@ function page() {
     }, 300);
   }
 
+  // --- reading a description (an address or a file): each size before the work it bounds
+  class Refusal extends Error {}
+  // nesting counted in one pass over the text (brackets inside strings skipped), before
+  // JSON.parse, which would recurse as deep as the text nests
+  function depthOf(text) {
+    let depth = 0, deepest = 0, inString = false;
+    for (let i = 0; i < text.length; i += 1) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (c === 92) i += 1;  // a backslash: the next character is escaped
+        else if (c === 34) inString = false;
+      } else if (c === 34) inString = true;
+      else if (c === 91 || c === 123) deepest = Math.max(deepest, ++depth);
+      else if (c === 93 || c === 125) depth -= 1;
+    }
+    return deepest;
+  }
+  function parse(text, what) {
+    const { bytes, depth } = DATA.limits;
+    if (text.length > bytes) throw new Refusal(`${what} is too large: more than ${bytes} bytes`);
+    const deepest = depthOf(text);
+    if (deepest > depth) throw new Refusal(`${what} nests lists and objects ${deepest} deep, at most ${depth}`);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new Refusal(`${what} is damaged: its description could not be read`);
+    }
+  }
+  // which tab a description is for, once its lists are within the limits
+  function checked(data, tab, what) {
+    const limits = DATA.limits;
+    if (!isRecord(data)) throw new Refusal(`${what} is damaged: it holds no description`);
+    const within = (count, most, things) => {
+      if (count > most) throw new Refusal(`${what} holds ${count} ${things}, at most ${most}`);
+    };
+    if (tab === "force") {
+      const commands = own(data, "commands");
+      if (!Array.isArray(commands)) throw new Refusal(`${what} is damaged: the force has no commands`);
+      within(commands.length, limits.commands, "commands");
+      within(commands.reduce((sum, command) => sum + list(own(command, "units")).length, 0), limits.units, "units");
+      const leaders = [own(data, "leaders"), ...commands.map((command) => own(command, "leaders"))];
+      within(leaders.reduce((sum, each) => sum + list(each).length, 0), limits.leaders, "leaders");
+    } else {
+      for (const role of ["attacker", "defender"]) {
+        const platoons = own(own(data, role), "platoons");
+        if (!Array.isArray(platoons)) throw new Refusal(`${what} is damaged: the ${role} has no platoons`);
+        within(platoons.length, limits.platoons, `${role} platoons`);
+      }
+    }
+    return data;
+  }
+
   // --- the address: #v1.f.<payload> (a force) or #v1.b.<payload> (a battle), the payload
   // base64url of deflate-raw of the JSON; a later version keeps reading v1 links
-  const VERSION = "v1";
+  const VERSION = 1;
+  const LINK = /^#v(0|[1-9][0-9]{0,5})\.([fb])\.([A-Za-z0-9_-]+)$/;
   async function pack(text) {
     const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
     const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
-  async function unpack(payload) {
-    const binary = atob(payload.replace(/-/g, "+").replace(/_/g, "/"));
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    return new Response(stream).text();
+  // inflated a small piece at a time, and stopped as soon as it passes the byte limit
+  async function unpack(payload, what) {
+    const damaged = new Refusal(`${what} is damaged: its description could not be read`);
+    let bytes;
+    try {
+      bytes = Uint8Array.from(atob(payload.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    } catch {
+      throw damaged;
+    }
+    let offset = 0;
+    const pieces = new ReadableStream({
+      pull(controller) {
+        if (offset >= bytes.length) controller.close();
+        else controller.enqueue(bytes.subarray(offset, (offset += 1024)));
+      },
+    }, { highWaterMark: 0 });
+    const reader = pieces.pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    const chunks = [];
+    let size = 0;
+    try {
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        size += read.value.length;
+        if (size > DATA.limits.bytes) {
+          reader.cancel();
+          throw new Refusal(`${what} is too large: it holds more than ${DATA.limits.bytes} bytes`);
+        }
+        chunks.push(read.value);
+      }
+      return new TextDecoder("utf-8", { fatal: true }).decode(await new Blob(chunks).arrayBuffer());
+    } catch (error) {
+      throw error instanceof Refusal ? error : damaged;
+    }
   }
+  const tooLong = el("span", { class: "rr-wb-msg rr-wb-too-long", role: "status", hidden: true });
   let writing = Promise.resolve();
   function writeAddress() {
     const text = JSON.stringify(question());
     const tab = state.tab === "force" ? "f" : "b";
     writing = writing.then(async () => {
-      history.replaceState(null, "", `${location.pathname}${location.search}#${VERSION}.${tab}.${await pack(text)}`);
+      const link = `#v${VERSION}.${tab}.${await pack(text)}`;
+      const fits = link.length <= DATA.limits.address;
+      // a description too long for an address is shared as a file: the address then holds none
+      history.replaceState(null, "", `${location.pathname}${location.search}${fits ? link : ""}`);
+      tooLong.textContent = `This description is too long to share by address (${link.length} characters, at most ${DATA.limits.address}): the address no longer holds it. Download it and share the file.`;
+      tooLong.hidden = fits;
+    }).catch((error) => {  // the address is never left holding another description
+      history.replaceState(null, "", `${location.pathname}${location.search}`);
+      tooLong.textContent = `The address could not be written (${error.message}): download the description to share it.`;
+      tooLong.hidden = false;
     });
   }
-  async function readAddress() {
-    if (!/^#v\d/.test(location.hash)) return false;  // a heading's anchor, or nothing
-    const match = /^#(v\d+)\.([fb])\.([A-Za-z0-9_-]+)$/.exec(location.hash);
-    if (!match) throw new Error("this address is not a Workbench link (it should be #v1.f.… or #v1.b.…)");
-    if (match[1] !== VERSION) throw new Error(`this link is from a newer version of the site (${match[1]}); this page reads ${VERSION} links`);
-    let data;
-    try {
-      data = JSON.parse(await unpack(match[3]));
-    } catch {
-      throw new Error("this link is damaged: its description could not be read");
+  // the description an address holds: null when it holds none (a heading's anchor, nothing)
+  const isLink = (hash) => /^#v[0-9]/.test(hash);
+  async function readAddress(hash) {
+    if (!isLink(hash)) return null;
+    const what = "this link";
+    if (hash.length > DATA.limits.address) {  // no page's address: the address drops it
+      history.replaceState(null, "", `${location.pathname}${location.search}`);
+      throw new Refusal(`${what} is too long: ${hash.length} characters, at most ${DATA.limits.address}`);
     }
-    if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error("this link is damaged: it holds no description");
-    state.tab = match[2] === "f" ? "force" : "battle";
-    state[state.tab] = data;
-    if (state.tab === "battle") {
-      data.readings ??= {};
-      data.leadership ??= { leadership: 7 };
-      for (const role of ["attacker", "defender"]) if (!Array.isArray(data[role]?.platoons)) throw new Error(`this link is damaged: the ${role} has no platoons`);
-    } else if (!Array.isArray(data.commands)) {
-      throw new Error("this link is damaged: the force has no commands");
-    }
-    return true;
+    const match = LINK.exec(hash);
+    if (!match || Number(match[1]) < 1) throw new Refusal("this address is not a Workbench link (it should be #v1.f.… or #v1.b.…)");
+    if (Number(match[1]) > VERSION) throw new Refusal(`this link is from a newer version of the site (v${match[1]}); this page reads v${VERSION} links`);
+    const tab = match[2] === "f" ? "force" : "battle";
+    return { tab, data: checked(parse(await unpack(match[3], what), what), tab, what) };
   }
 
   // --- import and export: the force file the command line reads
@@ -526,31 +769,28 @@ function page() {
     const file = fileInput.files[0];
     fileInput.value = "";
     if (!file) return;
-    let data;
+    const what = "the file";
+    let tab, data;
     try {
-      if (file.size > 100_000) throw new Error("larger than 100000 bytes");
-      data = JSON.parse(await file.text());
-      if (!data || typeof data !== "object" || Array.isArray(data) || !Array.isArray(data.commands ?? data.attacker?.platoons)) {
-        throw new Error("it holds no force (a JSON object with \"commands\") or battle");
-      }
+      if (file.size > DATA.limits.bytes) throw new Refusal(`${what} is too large: ${file.size} bytes, at most ${DATA.limits.bytes}`);
+      data = parse(await file.text(), what);
+      tab = Array.isArray(own(data, "commands")) || !isRecord(own(data, "attacker")) ? "force" : "battle";
+      checked(data, tab, what);
     } catch (error) {
-      importMessage.textContent = `file must be a force file as "rulesref cascade" reads it: ${error.message}`;
+      importMessage.textContent = `file must be a force file as "rulesref cascade" reads it, or a battle: ${error.message}`;
       importMessage.hidden = false;
       return;
     }
-    state.tab = Array.isArray(data.commands) ? "force" : "battle";
-    state[state.tab] = data;
-    draw();
-    changed();
+    opened(tab, data);
   });
   function download() {
     const blob = new Blob([`${JSON.stringify(question(), null, 2)}\n`], { type: "application/json" });
-    const link = el("a", { href: URL.createObjectURL(blob), download: `${state.tab === "force" ? (state.force.name || "force") : "battle"}.json` });
+    const link = el("a", { href: URL.createObjectURL(blob), download: `${state.tab === "force" ? named(own(state.force, "name"), "force") : "battle"}.json` });
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   }
   const files = el("p", { class: "rr-wb-files" },
-    button("Load a file", () => fileInput.click()), " ", button("Download this description", download), fileInput, importMessage);
+    button("Load a file", () => fileInput.click()), " ", button("Download this description", download), fileInput, importMessage, " ", tooLong);
 
   for (const [name, text] of [["force", "A force"], ["battle", "A battle"]]) {
     const tab = button(text, () => {
@@ -562,31 +802,66 @@ function page() {
     tabs.append(tab);
   }
 
+  // a description read whole: its form, its question, its address
+  function opened(tab, data) {
+    formMessage.hidden = true;
+    state.tab = tab;
+    state[tab] = data;
+    clearErrors();
+    draw();
+    changed();
+  }
+  async function open(hash) {
+    let link;
+    try {
+      link = await readAddress(hash);
+    } catch (error) {  // the form shows what it held before, and no number: nothing is asked
+      if (!form.childElementCount) draw();
+      results.replaceChildren();
+      summary.textContent = "";
+      formMessage.textContent = error instanceof Refusal ? error.message : `this link could not be read (${error.message})`;
+      formMessage.hidden = false;
+      root.dataset.refused = String(Number(root.dataset.refused ?? 0) + 1);
+      return;
+    }
+    if (!link) return;
+    formMessage.hidden = true;
+    state.tab = link.tab;
+    state[link.tab] = link.data;
+    clearErrors();
+    draw();
+    ask();
+  }
   async function start() {
+    const choices = root.dataset.choices;
     root.replaceChildren(tabs, status, results, files, formMessage, form, summary);
     restart();
     try {
-      await readAddress();
+      DATA = await (await fetch(choices)).json();
     } catch (error) {
-      formMessage.textContent = error.message;
-      formMessage.hidden = false;
+      stageText.textContent = `The Workbench's data could not be loaded: ${error.message}`;
+      root.dataset.failed = "true";
+      return;
     }
-    state.force ??= await (await fetch(SAMPLE_FORCE_URL)).json();
-    draw();
-    if (formMessage.hidden) ask();
+    state.force = structuredClone(DATA.samples.force);
+    state.battle = structuredClone(DATA.samples.battle);
+    // a link the page's first script took from the address before Material's could read it
+    const link = root.link ?? location.hash;
+    if (isLink(link)) {
+      if (link.length <= DATA.limits.address) history.replaceState(null, "", `${location.pathname}${location.search}${link}`);
+      await open(link);
+    } else {
+      draw();
+      ask();
+    }
     root.dataset.ready = "true";
   }
-  window.addEventListener("hashchange", async () => {
-    try {
-      if (await readAddress()) {
-        clearErrors();
-        draw();
-        ask();
-      }
-    } catch (error) {
-      formMessage.textContent = error.message;
-      formMessage.hidden = false;
-    }
-  });
+  // a link pasted into the address of the open page; Material never sees it, as it would
+  // look for an element of that id (a selector as long as the link: 1.9 MB blocks the page)
+  window.addEventListener("hashchange", (event) => {
+    if (!isLink(location.hash)) return;
+    event.stopImmediatePropagation();
+    if (DATA) open(location.hash);
+  }, { capture: true });
   start();
 }

@@ -1,0 +1,761 @@
+"""The Workbench page against hostile input, in headless Chromium: every address and
+file opens to a form or a refusal without blocking the page (each long task of the main
+thread measured), names are data, the address always holds the page or the page says
+it cannot, removing a unit removes what named it, the download is what `rulesref
+cascade` reads, Python restarts after a fatal error, and the page works by keyboard.
+
+Also the page's data file: its choices, defaults and first answers come from the package
+(`rulesref.workbench_choices`). Screenshots go to test-artifacts/workbench-page-*.png."""
+
+import base64
+import copy
+import functools
+import http.server
+import json
+import random
+import subprocess
+import sys
+import threading
+import zlib
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+from test_browser import CHROMIUM, FLAGS
+from test_workbench import B_COMPANY, _Handler, address
+
+from rulesref import campaign, leadership
+from rulesref.cli import MAX_FILE_BYTES, MAX_JSON_DEPTH
+from rulesref.leadership import MAX_UNITS
+from rulesref.workbench import answer
+from rulesref.workbench_choices import SAMPLE_BATTLE, choices, page_data
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+RULESREF = Path(sys.executable).parent / "rulesref"  # the command line of this checkout
+BLOCK_MS = 200  # the longest the page may block its main thread on any input
+LIMIT = choices()["limits"]["address"]
+
+# ---------------------------------------------------------------- the data file
+
+
+def test_the_choices_are_the_packages():
+    """Every word, default and reading the page offers is read from the package."""
+    data = choices()
+    battle, force = data["battle"], data["force"]
+    assert battle["kinds"] == [str(kind) for kind in campaign.Kind]
+    assert [word for word, _ in battle["states"]] == [str(state) for state in campaign.State]
+    assert battle["terrains"] == [str(terrain) for terrain in campaign.Terrain]
+    assert battle["defaults"]["leadership"] == campaign.LeadershipCheck().leadership == 7
+    assert battle["defaults"]["platoon"]["kind"] == str(campaign.Platoon().kind)
+    for readings, kind in (
+        (battle["readings"], campaign.Readings),
+        (force["readings"], leadership.Readings),
+    ):
+        assert {(r["name"], r["default"]) for r in readings} == {
+            (field.name, field.default) for field in fields(kind)
+        }
+    assert force["defaults"]["leader"] == {"unit": None, "alive": True}
+    assert data["limits"]["units"] == MAX_UNITS
+    assert (data["limits"]["bytes"], data["limits"]["depth"]) == (MAX_FILE_BYTES, MAX_JSON_DEPTH)
+
+
+def test_the_site_publishes_the_page_data_with_its_first_answers(site):
+    """data/workbench.json is page_data of the sample force; its answers are rulesref's."""
+    published = json.loads((site / "data/workbench.json").read_text(encoding="utf-8"))
+    assert published == json.loads(json.dumps(page_data(B_COMPANY)))
+    assert published["answers"]["force"] == answer({"force": B_COMPANY})
+    assert published["answers"]["battle"] == answer({"battle": SAMPLE_BATTLE})
+    assert published["answers"]["force"]["force_breaks"]["probability"] == "1/4"
+
+
+# ---------------------------------------------------------------- the page
+
+
+# A page's long tasks, recorded from its first script (PerformanceObserver, "longtask"),
+# and every Worker it starts, so that a test can speak to its Python directly.
+RECORDER = """
+window.__long = [];
+new PerformanceObserver((list) => {
+  for (const task of list.getEntries()) {
+    window.__long.push({ start: task.startTime, ms: task.duration });
+  }
+}).observe({ type: "longtask", buffered: true });
+window.__workers = [];
+const PageWorker = window.Worker;
+window.Worker = class extends PageWorker {
+  constructor(...args) { super(...args); window.__workers.push(this); }
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Handler, directory=str(site))
+    )
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_port}/workbench/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    """One browser context for the module: Python is downloaded once, then cached."""
+    opened = browser.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
+    opened.add_init_script(RECORDER)
+    errors: list[str] = []
+    opened.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
+    yield opened
+    opened.close()
+    assert not errors, f"uncaught errors of the page's script: {errors}"
+
+
+@pytest.fixture
+def bench(context, server):
+    """The Workbench opened at an address; the page waits until its form is drawn."""
+    pages = []
+
+    def open_page(fragment: str = "", *, answered: bool = True):
+        page = context.new_page()
+        pages.append(page)
+        page.goto(server + fragment)
+        page.wait_for_selector("#rr-workbench[data-ready]", timeout=60_000)
+        if answered:
+            page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+        return page
+
+    yield open_page
+    for page in pages:
+        page.close()
+
+
+def answered(page) -> str | None:
+    return page.get_attribute("#rr-workbench", "data-answered")
+
+
+def shown_answer(page) -> dict:
+    """The page's last answer, as rulesref gave it (through JSON, which keeps every name)."""
+    return json.loads(
+        page.evaluate("JSON.stringify(document.getElementById('rr-workbench').answer)")
+    )
+
+
+def next_answer(page, before: str | None) -> dict:
+    """The answer after `before`, as rulesref gave it in the page."""
+    page.wait_for_function(
+        f"document.getElementById('rr-workbench').dataset.answered !== {json.dumps(before)}",
+        timeout=120_000,
+    )
+    return shown_answer(page)
+
+
+def longest_block(page) -> float:
+    """The longest task of the main thread since the last call, in ms (0 if none > 50)."""
+    page.wait_for_timeout(300)  # long tasks are reported just after they end
+    return page.evaluate("Math.max(0, ...window.__long.splice(0).map((t) => t.ms))")
+
+
+def set_hash(page, fragment: str) -> None:
+    """`location.hash = fragment`, its last run of one character built in the page: a
+    1.9 MB string sent through the DevTools protocol would itself block the page."""
+    head = fragment.rstrip(fragment[-1])
+    page.evaluate(
+        "([head, c, n]) => { location.hash = head + c.repeat(n); }",
+        [head, fragment[-1], len(fragment) - len(head)],
+    )
+
+
+def least_of(tries: int, measure) -> float:
+    """The least of `tries` measures: a task that blocks does so every time, whereas a
+    busy machine (the tests share it) stretches a short task only now and then."""
+    least = float("inf")
+    for _ in range(tries):
+        least = min(least, measure())
+        if least < BLOCK_MS:
+            break
+    return least
+
+
+def shows_no_number(page) -> bool:
+    return page.locator(".rr-wb-results .rr-wb-frac").count() == 0
+
+
+def packed(raw: bytes | str) -> str:
+    """base64url of deflate-raw, as the page writes its addresses."""
+    packer = zlib.compressobj(level=9, wbits=-15)
+    data = raw.encode() if isinstance(raw, str) else raw
+    return base64.urlsafe_b64encode(packer.compress(data) + packer.flush()).decode().rstrip("=")
+
+
+UNIT = {"name": "U", "starting": 10, "leadership": "4+"}
+NESTED: list = []
+for _ in range(21):  # 22 lists in one another, in an object: 23 deep
+    NESTED = [NESTED]
+DEEP_IN_A_NAME = {"name": "[{" * 40, "commands": NESTED}
+# addresses that must be refused at once, before the work they would cause: the start
+# of the message the page shows
+HOSTILE_ADDRESSES = {
+    # 3.6 KB that inflates to 20,000 units: stopped as it inflates, at the byte limit
+    "inflates to 20,000 units": (
+        "#v1.f." + packed(json.dumps({"commands": [{"name": "P", "units": [UNIT] * 20_000}]})),
+        f"this link is too large: it holds more than {MAX_FILE_BYTES} bytes",
+    ),
+    # 20,000 units of {} within the byte limit: refused by count before the form is drawn
+    "20,000 empty units": (
+        "#v1.f." + packed(json.dumps({"commands": [{"name": "P", "units": [{}] * 20_000}]})),
+        f"this link holds 20000 units, at most {MAX_UNITS}",
+    ),
+    # 1.9 MB of address (1.5 GB of spaces once inflated): refused by its length alone
+    "1.9 MB address": (
+        "#v1.f." + "A" * 1_900_000,
+        f"this link is too long: 1900006 characters, at most {LIMIT}",
+    ),
+    "nested 3,000 deep": (
+        "#v1.b." + packed("[" * 3000 + "]" * 3000),
+        f"this link nests lists and objects 3000 deep, at most {MAX_JSON_DEPTH}",
+    ),
+    "brackets in a name are not nesting": (
+        "#v1.f." + packed(json.dumps(DEEP_IN_A_NAME)),
+        f"this link nests lists and objects 23 deep, at most {MAX_JSON_DEPTH}",
+    ),
+    "#v01": ("#v01.f." + packed(json.dumps(B_COMPANY)), "this address is not a Workbench link"),
+    "#v0": ("#v0.f." + packed(json.dumps(B_COMPANY)), "this address is not a Workbench link"),
+    "garbage": ("#v1.f.~~~garbage", "this address is not a Workbench link"),
+    "garbage deflate": ("#v1.f.R2FyYmFnZSE", "this link is damaged"),
+    "not UTF-8": ("#v1.f." + packed(b"\xff\xfe"), "this link is damaged"),
+    "not an object": ("#v1.f." + packed("[1, 2]"), "this link is damaged: it holds no description"),
+    "newer": ("#v2.f.AAAA", "this link is from a newer version of the site (v2)"),
+}
+
+
+@pytest.mark.parametrize(
+    "fragment, message", HOSTILE_ADDRESSES.values(), ids=list(HOSTILE_ADDRESSES)
+)
+def test_a_hostile_address_is_refused_at_once_without_blocking_the_page(bench, fragment, message):
+    """Opened into a page that shows B Company: the refusal at the top, no number, the
+    form still there, and no task of the main thread over BLOCK_MS."""
+    page = bench()
+    top = page.locator(".rr-wb-top")
+
+    def refused() -> float:
+        page.evaluate("location.hash = '#'")
+        before = page.get_attribute("#rr-workbench", "data-refused")
+        longest_block(page)  # only what the link causes is measured
+        set_hash(page, fragment)
+        page.wait_for_function(
+            f"document.getElementById('rr-workbench').dataset.refused !== {json.dumps(before)}"
+        )
+        assert top.is_visible() and top.inner_text().startswith(message)
+        return longest_block(page)
+
+    assert least_of(3, refused) < BLOCK_MS
+    assert shows_no_number(page)
+    assert page.locator(".rr-wb-form input").count() > 10  # the form, not a blank page
+
+
+@pytest.mark.parametrize(
+    "name", ["inflates to 20,000 units", "1.9 MB address", "nested 3,000 deep"]
+)
+def test_a_hostile_address_opened_afresh_shows_the_form_and_the_refusal(bench, name):
+    """Opened in a new page: the refusal and the form (the long tasks of a whole load,
+    Material's own included, are not the page's to bound on a shared machine)."""
+    fragment, message = HOSTILE_ADDRESSES[name]
+    page = bench(fragment, answered=False)
+    assert page.inner_text(".rr-wb-top").startswith(message)
+    assert shows_no_number(page) and page.locator(".rr-wb-form input").count() > 10
+    assert answered(page) is None
+
+
+def fragment_of(tab: str, data: object) -> str:
+    return address(tab[0], data)
+
+
+# descriptions the form must draw whatever they hold, with the bad field marked by the
+# place of Python's refusal: (tab, description, the marked path, the start of the message)
+UNANSWERABLE = {
+    "leaders: [5]": (
+        "force",
+        {**B_COMPANY, "leaders": [5]},
+        ["leaders", 0],
+        "each leader must be a JSON object",
+    ),
+    "leaders: [true]": (
+        "force",
+        {**B_COMPANY, "leaders": [True]},
+        ["leaders", 0],
+        "each leader must be a JSON object",
+    ),
+    "a command of 5": (
+        "force",
+        {**B_COMPANY, "commands": [5]},
+        ["commands", 0],
+        "each command must be a JSON object",
+    ),
+    "a unit of null": (
+        "force",
+        {"commands": [{"name": "P", "units": [None]}]},
+        ["commands", 0, "units", 0],
+        "each unit must be a JSON object",
+    ),
+    "readings: 5": (
+        "battle",
+        {**SAMPLE_BATTLE, "readings": 5},
+        ["readings"],
+        "readings must be a JSON object",
+    ),
+    "readings: abc": (
+        "battle",
+        {**SAMPLE_BATTLE, "readings": "abc"},
+        ["readings"],
+        "readings must be a JSON object",
+    ),
+    "leadership: 5": (
+        "battle",
+        {**SAMPLE_BATTLE, "leadership": 5},
+        ["leadership", "leadership"],
+        "leadership must be a JSON object",
+    ),
+    "a platoon of true": (
+        "battle",
+        {**SAMPLE_BATTLE, "defender": {"platoons": [True]}},
+        ["defender", "platoons", 0],
+        "each platoon must be a JSON object",
+    ),
+    "a kind of 5": (
+        "battle",
+        {**SAMPLE_BATTLE, "defender": {"platoons": [{"kind": 5}]}},
+        ["defender", "platoons", 0, "kind"],
+        "kind must be one of",
+    ),
+    "casualties of a unit not in the force": (
+        "force",
+        {**B_COMPANY, "casualties": {**B_COMPANY["casualties"], "Gone": 1}},
+        ["casualties", "Gone"],
+        "casualties must name units of the force",
+    ),
+}
+
+
+def marked(page, path: list) -> str:
+    """The message shown at `path`: beside its field (marked invalid) or in its group."""
+    place = page.locator(f"[data-path='{json.dumps(path, separators=(',', ':'))}']")
+    if place.evaluate("(e) => e.tagName") == "FIELDSET":
+        return place.locator(":scope > .rr-wb-msg").inner_text()
+    assert place.get_attribute("aria-invalid") == "true"
+    return page.locator(f"#{place.get_attribute('aria-describedby')}").inner_text()
+
+
+@pytest.mark.parametrize("tab, data, path, message", UNANSWERABLE.values(), ids=list(UNANSWERABLE))
+def test_an_address_that_cannot_be_answered_opens_with_the_field_marked(
+    bench, tab, data, path, message
+):
+    page = bench(fragment_of(tab, data))
+    shown = shown_answer(page)
+    assert shown == answer({tab: data}) and shown["error"]["path"] == path
+    assert marked(page, path).startswith(message)
+    assert shows_no_number(page) and page.locator(".rr-wb-form input").count() > 3
+
+    def opened() -> float:  # into the page, as a link pasted into its address
+        page.evaluate("location.hash = '#'")
+        before = answered(page)
+        longest_block(page)
+        set_hash(page, fragment_of(tab, data))
+        assert next_answer(page, before) == shown
+        return longest_block(page)
+
+    assert least_of(3, opened) < BLOCK_MS
+
+
+def test_a_unit_named_proto_keeps_its_casualties_and_constructor_shows_what_was_typed(bench):
+    """Names are data: the casualties typed for "__proto__" reach rulesref; the field of
+    "constructor" shows what the description holds (nothing), then what was typed."""
+    force = {
+        "name": "F",
+        "commands": [
+            {
+                "name": "P",
+                "units": [
+                    {"name": "__proto__", "starting": 10, "leadership": "4+"},
+                    {"name": "constructor", "starting": 10, "leadership": "4+"},
+                ],
+            }
+        ],
+    }
+    page = bench(fragment_of("force", force))
+    lost = page.locator("""[data-path='["casualties","constructor"]']""")
+    assert lost.input_value() == ""
+    proto = page.locator("""[data-path='["casualties","__proto__"]']""")
+    before = answered(page)
+    proto.fill("6")
+    shown = next_answer(page, before)
+    expected = answer({"force": {**force, "casualties": {"__proto__": 6}}})
+    assert shown == expected and shown["unit_fails"]["__proto__"]["probability"] == "1/2"
+    before = answered(page)
+    lost.fill("7")
+    expected = answer({"force": {**force, "casualties": {"__proto__": 6, "constructor": 7}}})
+    assert next_answer(page, before) == expected
+    assert lost.input_value() == "7" and proto.input_value() == "6"
+    assert page.evaluate("Object.getPrototypeOf({}) === Object.prototype && !('6' in {})")
+
+
+def test_a_non_character_in_a_name_never_breaks_the_chart(bench):
+    """U+FFFE (which XML refuses) in a unit's name: rulesref refuses the name beside its
+    field, or the chart is drawn with the character replaced; never an XML error box."""
+    force = {
+        "commands": [
+            {"name": "P", "units": [{"name": "A\ufffeB", "starting": 10, "leadership": "4+"}]}
+        ]
+    }
+    page = bench(fragment_of("force", {**force, "casualties": {"A\ufffeB": 6}}))
+    error = shown_answer(page).get("error")
+    if error:
+        assert error["path"][-1] == "name", error
+        assert marked(page, error["path"])
+    else:
+        assert page.locator(".rr-wb-chart svg").count() == 1
+    assert page.locator("parsererror").count() == 0
+
+
+def test_a_description_too_long_for_an_address_is_offered_as_a_file(bench, tmp_path):
+    """A force file of ~95 KB that compresses badly: the page says the address cannot
+    hold it and leaves the address empty, keeps answering, and writes the address
+    again once the description is short enough."""
+    rng = random.Random(19)
+    names = [
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(32))
+        for _ in range(1150)
+    ]
+    units = [{"name": name, "starting": 1, "leadership": "4+"} for name in names]
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"name": "Big", "commands": [{"name": "P", "units": units}]}))
+    assert 90_000 < big.stat().st_size < MAX_FILE_BYTES
+    page = bench()
+    before = answered(page)
+    page.set_input_files("#rr-workbench input[type=file]", str(big))
+    assert "force_breaks" in next_answer(page, before)
+    note = page.locator(".rr-wb-too-long")
+    note.wait_for(state="visible")
+    assert note.inner_text().startswith("This description is too long to share by address")
+    assert page.evaluate("location.hash") == ""
+    assert page.locator(".rr-wb-form .rr-wb-more").inner_text().startswith("1090 more units")
+
+    def loaded() -> float:
+        longest_block(page)
+        before = answered(page)
+        page.set_input_files("#rr-workbench input[type=file]", str(big))
+        next_answer(page, before)
+        return longest_block(page)
+
+    assert least_of(3, loaded) < BLOCK_MS
+    before = answered(page)  # an edit still answers, and the address stays honest
+    page.locator("""[data-path='["name"]']""").fill("Big 2")
+    assert next_answer(page, before)["force"] == "Big 2"
+    page.wait_for_timeout(500)
+    assert page.evaluate("location.hash") == "" and note.is_visible()
+    before = answered(page)
+    page.set_input_files("#rr-workbench input[type=file]", str(ROOT / "examples/b-company.json"))
+    next_answer(page, before)
+    page.wait_for_function("location.hash.startsWith('#v1.f.')")
+    assert note.is_hidden()
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            json.dumps({"commands": [{"name": "P", "units": [{}] * 20_000}]}),
+            f"holds 20000 units, at most {MAX_UNITS}",
+        ),
+        ("[" * 3000 + "]" * 3000, "nests lists and objects 3000 deep"),
+        (" " * (MAX_FILE_BYTES + 1), f"is too large: {MAX_FILE_BYTES + 1} bytes"),
+        ("{not json", "is damaged"),
+    ],
+    ids=["20,000 empty units", "nested 3,000 deep", "over the byte limit", "not JSON"],
+)
+def test_a_hostile_file_is_refused_beside_the_button_without_blocking(
+    bench, tmp_path, content, message
+):
+    page = bench()
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(content)
+    refusal = page.locator("#wb-import-msg")
+
+    def refused() -> float:
+        page.evaluate("document.getElementById('wb-import-msg').hidden = true")
+        longest_block(page)
+        page.set_input_files("#rr-workbench input[type=file]", str(hostile))
+        refusal.wait_for(state="visible")
+        assert refusal.inner_text().startswith("file must be a force file")
+        assert message in refusal.inner_text()
+        return longest_block(page)
+
+    assert least_of(3, refused) < BLOCK_MS
+    assert page.locator(".rr-wb-results .rr-wb-frac").count() > 0  # B Company's answer stays
+
+
+def test_removing_a_unit_removes_its_casualties_its_leaders_places_and_its_mention_in_prefer(bench):
+    """Issue 23: the form never leaves a name behind that only a removed unit carried."""
+    force = {**copy.deepcopy(B_COMPANY), "prefer": ["1st HQ", "Lt Ames"]}
+    page = bench(fragment_of("force", force))
+    hq = page.locator("""fieldset[data-path='["commands",0,"units",0]']""")
+    before = answered(page)
+    hq.get_by_role("button", name="Remove this unit").click()
+    shown = next_answer(page, before)
+    expected = copy.deepcopy(force)
+    del expected["commands"][0]["units"][0], expected["casualties"]["1st HQ"]
+    del expected["commands"][0]["leaders"][0]["unit"]
+    expected["prefer"] = ["Lt Ames"]
+    assert shown_answer(page) == answer({"force": expected})
+    assert "error" not in shown
+    before = answered(page)  # a leader removed leaves `prefer` too, and then `prefer` goes
+    page.locator("""fieldset[data-path='["commands",0,"leaders",0]']""").get_by_role(
+        "button", name="Remove"
+    ).click()
+    next_answer(page, before)
+    del expected["commands"][0]["leaders"][0], expected["prefer"]
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download this description").click()
+    assert json.loads(Path(download.value.path()).read_text()) == expected
+
+
+def test_casualties_of_a_unit_not_in_the_force_can_be_removed(bench):
+    data = UNANSWERABLE["casualties of a unit not in the force"][1]
+    page = bench(fragment_of("force", data))
+    group = page.locator("""fieldset[data-path='["casualties"]']""")
+    before = answered(page)
+    group.get_by_role("button", name="Remove the casualties of Gone").click()
+    assert next_answer(page, before) == answer({"force": B_COMPANY})
+    page.wait_for_function("location.hash.startsWith('#v1.f.')")
+    assert page.locator("""fieldset[data-path='["casualties"]']""").count() == 0
+
+
+def download(page, path: Path) -> dict:
+    with page.expect_download() as saved:
+        page.get_by_role("button", name="Download this description").click()
+    saved.value.save_as(path)
+    return json.loads(path.read_text())
+
+
+def cascade(path: Path) -> dict:
+    """`rulesref cascade FILE --json`, the command line of this checkout."""
+    run = subprocess.run(
+        [str(RULESREF), "cascade", str(path), "--json"], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def ticked(page, path: list) -> None:
+    page.locator(f"[data-path='{json.dumps(path, separators=(',', ':'))}']").click()
+
+
+# edits made in the form, and what the download must then hold beside B Company
+EDITS = {
+    "nothing": ([], {}),
+    "removed figures survive ticked and unticked": (
+        [("tick", ["removed_figures_survive"]), ("tick", ["removed_figures_survive"])],
+        {},
+    ),
+    "a leader not alive, then alive again": (
+        [("tick", ["leaders", 0, "alive"]), ("tick", ["leaders", 0, "alive"])],
+        {},
+    ),
+    "a leader not alive": (
+        [("tick", ["leaders", 0, "alive"])],
+        {"leaders": [{**B_COMPANY["leaders"][0], "alive": False}]},
+    ),
+    "prefer filled": ([("fill", ["prefer"], "Lt Ames")], {"prefer": ["Lt Ames"]}),
+    "removed figures survive": (
+        [("tick", ["removed_figures_survive"])],
+        {"removed_figures_survive": True},
+    ),
+}
+# the fields of a force file that rulesref cascade does not read yet on this branch (the
+# `input` branch adds them): strict, so that the marks fail once it reads them
+NOT_YET_READ = pytest.mark.xfail(
+    strict=True,
+    reason="rulesref cascade reads prefer and removed_figures_survive with the input branch",
+)
+
+
+@pytest.mark.parametrize(
+    "edits, added",
+    [
+        pytest.param(
+            *edit,
+            id=name,
+            marks=NOT_YET_READ if name in ("prefer filled", "removed figures survive") else (),
+        )
+        for name, edit in EDITS.items()
+    ],
+)
+def test_the_download_is_what_rulesref_cascade_reads(bench, tmp_path, edits, added):
+    """The page's download holds the description as written (nothing the player did not
+    set, in the command line's spelling), and `rulesref cascade` on it answers as the page."""
+    page = bench(fragment_of("force", B_COMPANY))
+    for edit in edits:
+        before = answered(page)
+        if edit[0] == "tick":
+            ticked(page, edit[1])
+        else:
+            page.locator(f"[data-path='{json.dumps(edit[1], separators=(',', ':'))}']").fill(
+                edit[2]
+            )
+        next_answer(page, before)
+    shown = shown_answer(page)
+    saved = download(page, tmp_path / "force.json")
+    assert saved == {**B_COMPANY, **added}
+    command = cascade(tmp_path / "force.json")
+    assert command["force_breaks"] == shown["force_breaks"]["probability"]
+    assert command["unit_removed"] == {
+        k: v["probability"] for k, v in shown["unit_removed"].items()
+    }
+    assert command["command_removed"] == {
+        k: v["probability"] for k, v in shown["command_removed"].items()
+    }
+
+
+def test_the_first_answer_is_shown_at_once_and_replaced_by_the_live_one(browser, server):
+    """A cold page (a fresh browser cache): the build's answer for B Company before
+    Python has started, marked as such; then rulesref's own answer in the page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_selector("#rr-workbench[data-ready]")
+    if answered(page) is None:  # on a fast machine Python may already have answered
+        assert page.locator(".rr-wb-precomputed").is_visible()
+        assert "B Company breaks: 25.0% 1/4" in page.inner_text(".rr-wb-headline")
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    assert page.locator(".rr-wb-precomputed").count() == 0
+    assert shown_answer(page) == answer({"force": B_COMPANY})
+    context.close()
+
+
+def test_stop_ends_a_long_answer_and_python_answers_again(bench):
+    """A force that takes long (1,000 units losing models, with re-rolls): Stop ends it
+    by restarting Python; the next question is answered."""
+    units = [
+        {"name": f"U{i}", "starting": 3, "leadership": "6+", "doctrine": {"rerolls": 10}}
+        for i in range(1000)
+    ]
+    slow = {
+        "commands": [{"name": "P", "units": units}],
+        "casualties": {f"U{i}": 2 for i in range(1000)},
+    }
+    page = bench()
+    set_hash(page, fragment_of("force", slow))
+    stop = page.get_by_role("button", name="Stop")
+    stop.wait_for(state="visible", timeout=30_000)
+    longest_block(page)  # the Stop measured, not the opening of the force
+    stop.click()
+    assert page.inner_text(".rr-wb-results").startswith("Stopped.")
+    assert longest_block(page) < BLOCK_MS
+    before = answered(page)
+    set_hash(page, fragment_of("force", B_COMPANY))
+    assert next_answer(page, before) == answer({"force": B_COMPANY})
+
+
+def test_a_fatal_error_of_python_restarts_it_and_says_so(bench):
+    """JSON nested 3,000 deep, sent to Python past the page's checks, overflows its stack:
+    the page starts a fresh Python, says so, and the next question is answered."""
+    page = bench()
+    deep = "[" * 3000 + "]" * 3000
+    page.evaluate("(question) => window.__workers.at(-1).postMessage({ id: -1, question })", deep)
+    said = page.locator(".rr-wb-said")
+    said.wait_for(timeout=60_000)
+    assert "has been started again" in said.inner_text()
+    assert page.evaluate("document.getElementById('rr-workbench').restarts") == 1
+    before = answered(page)
+    set_hash(page, fragment_of("force", B_COMPANY))
+    assert next_answer(page, before) == answer({"force": B_COMPANY})
+
+
+def test_the_force_tab_says_which_document_it_follows(bench):
+    """Issue 23: the force is the d6 "Leadership Tests" document; 2D6 questions go to the
+    Break test calculator. The note is the force tab's only."""
+    page = bench()
+    note = page.locator(".rr-wb-force-note")
+    assert note.is_visible() and "d6" in note.inner_text()
+    link = note.get_by_role("link", name="Break test calculator")
+    assert link.get_attribute("href") == "../tools/calculators/#break-test"
+    page.get_by_role("tab", name="A battle").click()
+    assert note.is_hidden()
+    page.get_by_role("tab", name="A force").click()
+    link.click()
+    page.wait_for_selector("#break[data-ready=true]")
+    assert page.url.endswith("/tools/calculators/#break-test")
+
+
+def test_the_home_page_links_the_workbench(site):
+    assert 'href="workbench/"' in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_keyboard_alone_edits_a_battle_and_reads_the_answer(bench):
+    """Tab to the battle tab, open it, Tab to the terrain and choose by arrow keys, tick a
+    reading by Space: each control shows its focus, and the answer follows."""
+    page = bench()
+    focused = []
+
+    def tab_to(selector: str) -> None:
+        for _ in range(200):
+            page.keyboard.press("Tab")
+            focused.append(
+                page.evaluate(
+                    """() => { const e = document.activeElement, s = getComputedStyle(e);
+                           return [e.closest("#rr-workbench") ? e.tagName : "outside",
+                                   s.outlineStyle !== "none" && s.outlineWidth !== "0px"
+                                   || s.boxShadow !== "none"]; }"""
+                )
+            )
+            if page.evaluate(f"document.activeElement.matches({json.dumps(selector)})"):
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    tab_to("[data-tab=battle]")
+    before = answered(page)
+    page.keyboard.press("Enter")
+    assert "victor" in next_answer(page, before)
+    tab_to("""[data-path='["terrain"]']""")
+    before = answered(page)
+    page.keyboard.press("ArrowDown")  # open to forest
+    expected = answer({"battle": {**SAMPLE_BATTLE, "terrain": "forest"}})
+    assert next_answer(page, before) == expected
+    tab_to("""[data-path='["readings","clamp_rolls"]']""")
+    before = answered(page)
+    page.keyboard.press("Space")
+    expected = answer(
+        {"battle": {**SAMPLE_BATTLE, "terrain": "forest", "readings": {"clamp_rolls": True}}}
+    )
+    assert next_answer(page, before) == expected
+    unfocused = [tag for tag, visible in focused if not visible and tag != "outside"]
+    assert not unfocused, unfocused  # every control reached showed its focus
+
+
+@pytest.mark.parametrize("width, scheme", [(390, "dark"), (390, "light"), (1280, "dark")])
+def test_screenshots_and_nothing_wider_than_the_screen(browser, server, width, scheme):
+    """For a person to look at: test-artifacts/workbench-page-<width>-<scheme>.png, the
+    top of the page (first answer, form) and a refusal beside a field."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(server + fragment_of("force", B_COMPANY))
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    page.evaluate("window.scrollTo(0, document.querySelector('.rr-wb-tabs').offsetTop - 60)")
+    page.screenshot(path=str(ARTIFACTS / f"workbench-page-{width}-{scheme}.png"))
+    page.goto(server + fragment_of("force", {**B_COMPANY, "leaders": [5]}))
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    page.locator("""fieldset[data-path='["leaders",0]']""").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"workbench-page-refusal-{width}-{scheme}.png"))
+    assert (ARTIFACTS / f"workbench-page-{width}-{scheme}.png").stat().st_size > 10_000
+    context.close()
