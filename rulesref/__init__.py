@@ -8,13 +8,14 @@ One module per source document, on a small exact dice core:
 - `rulesref.leadership`: "Leadership Tests" (d6 Leadership, unit, command and force
   Break tests, Doctrines, the exact cascade), clauses LD-1 to LD-12.
 - `rulesref.campaign`: campaign combat (platoons, Battle Damage, hits, withdrawals,
-  sieges, the Mission HQ, exact battle odds), clauses CA-1 to CA-24.
+  sieges, the Mission HQ), clauses CA-1 to CA-24, a package of one module per concern.
 - `rulesref.standards`: "Army Standard" (when standards are captured, lost or kept),
   clauses ST-1 to ST-13.
 
 Around them: `rulesref.tables` (the site's tables and calculator data),
 `rulesref.views` (charts, formation diagrams, decision tables and diagrams, on the SVG
-toolkit `rulesref.views.svg`), `rulesref.cli` (the `rulesref` command) and
+toolkit `rulesref.views.svg`), `rulesref.cli` (the `rulesref` command),
+`rulesref.words` (`Word`, the type of every fixed list of the rules' words) and
 `rulesref.errors` (`RulesError`, for any input no rule accepts).
 """
 

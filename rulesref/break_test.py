@@ -333,13 +333,13 @@ def is_steadfast(
     readings: Readings = Readings(),
 ) -> bool:
     """BR-6, BR-8, BR-C2, BR-C4, BR-C7, BR-C8: whether a defeated side (one unit or
-    several) is Steadfast, counting ranks as BR-7, BR-9 and BR-10 say.
+    several) is Steadfast, its ranks counted by `usable_ranks`.
 
-    The side needs Unit Strength 10 or more (BR-C2: in total; the reading
-    `floor_per_unit` asks it of each unit) and either more ranks or more Unit Strength
-    than the enemy (BR-8: all units summed on both sides). The enemy counts its ranks of
-    five or more models even when it is Disrupted (BR-C4); an enemy of Skirmishers has no
-    ranks, only Unit Strength (BR-C8: `enemy_skirmishers_use_ranks` is the other reading).
+    The side needs Unit Strength 10 or more (in total; the reading `floor_per_unit` asks
+    it of each unit) and either more ranks or more Unit Strength than the enemy, equal
+    being not more (all units summed on both sides). The enemy counts its ranks of five
+    or more models even when it is Disrupted; an enemy of Skirmishers has no ranks, only
+    Unit Strength (`enemy_skirmishers_use_ranks` is the other reading).
 
     ```python
     from rulesref.break_test import Unit, is_steadfast
