@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import product
 
-from rulesref.errors import RulesError, instance_of, readings_of
+from rulesref.errors import RulesError, instance_of, readings_of, sequence_of
 from rulesref.moved import moved_from
 
 __all__ = [
@@ -558,6 +558,8 @@ def first_step(steps: Sequence[Step], r: Round) -> int:
     #> Fled from Terror or Panic? ST-2 kept
     ```
     """
+    steps = sequence_of("steps", steps, Step, low=1)
+    instance_of("r", r, Round, "a Round")
     return next(i for i, step in enumerate(steps) if step.applies(r))
 
 

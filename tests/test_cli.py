@@ -106,11 +106,11 @@ def test_bad_input_is_one_line_and_status_2(args):
 
 def test_cascade_agrees_with_the_package():
     """LD-4 to LD-12: the command's JSON is cascade_probabilities on the same force."""
-    from rulesref.cli import force_from_json
+    from rulesref.inputs import force_from_json
     from rulesref.leadership import cascade_probabilities
 
-    data = json.loads((ROOT / "examples/b-company.json").read_text())
-    odds = cascade_probabilities(*force_from_json(data))
+    question = force_from_json(json.loads((ROOT / "examples/b-company.json").read_text()))
+    odds = cascade_probabilities(question.force, question.casualties)
     result = json.loads(run("cascade", "examples/b-company.json", "--json").stdout)
     assert Rational(result["force_breaks"]) == odds.force_breaks == Rational(1, 4)
     assert {k: Rational(v) for k, v in result["unit_removed"].items()} == odds.unit_removed
@@ -119,7 +119,7 @@ def test_cascade_agrees_with_the_package():
 @pytest.mark.parametrize(
     "force, message",
     [
-        ([1], "one JSON object"),
+        ([1], "force must be a JSON object"),
         ({"commands": 5}, "commands must be a JSON list"),
         ({"commands": [{"name": "x", "units": 3}]}, "units must be a JSON list"),
         ({"commands": [{"name": "x", "units": [{"name": "a", "starting": 5}]}]}, "leadership"),
