@@ -10,7 +10,7 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from rulesref.exact import Rational
+from rulesref.exact import Rational, digits
 
 __all__ = ["RulesError"]
 
@@ -76,11 +76,11 @@ def _cut(message: str) -> str:
 
 def _shown(value: object) -> str:
     """The value as the message shows it: its repr, cut short if it is long."""
+    if isinstance(value, int) and value.bit_length() > 1000:  # repr fails past 4,300 digits
+        return f"a whole number of {digits(value):,} digits"
     try:
         shown = repr(value)
-    except (
-        Exception
-    ):  # a hostile __repr__ (or an int past str's digit limit) must not hide the error
+    except Exception:  # a hostile __repr__ must not hide the error it is part of
         shown = f"a {type(value).__name__}"
     return shown if len(shown) <= MAX_SHOWN else shown[: MAX_SHOWN - 3] + "..."
 

@@ -572,8 +572,9 @@ def _against_its_die(battle: Battle, declared: Mapping[str, list[object]]) -> Pl
 
 def _check(written: object) -> LeadershipCheck:
     """CA-C5: the loser's check, on a Leadership or at a probability written as text."""
-    with located("leadership", places={field: (field,) for field in CHECK_FIELDS}):
+    with located("leadership"):
         fields = _object("leadership", written, CHECK_FIELDS)
+    with located("leadership", places={field: (field,) for field in CHECK_FIELDS}):
         if "probability" in fields:
             fields["probability"] = parse_probability(fields["probability"])
         return LeadershipCheck(**fields)

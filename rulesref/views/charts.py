@@ -92,7 +92,9 @@ def _xs(series: Sequence[Series]) -> list[int]:
     """The x values of a chart's series, in order: at least one, or nothing to draw."""
     xs = sorted({x for s in sequence_of("series", series, Series, low=1) for x, _ in s.points})
     if not xs:
-        raise RulesError(parameter="series", value=series, allowed="series with a point to draw")
+        raise RulesError(
+            parameter="series", value=series, allowed="Series with at least one point among them"
+        )
     return xs
 
 
