@@ -10,23 +10,25 @@ that look alike (the same but for case, width or a compatibility form) are refus
 refusal is an `InputError` that gives the place of the bad field.
 
 ```python
+import json
+
 from rulesref.inputs import force_from_json, parse_json
 
-unit = '{"name": "A", "starting": 10, "leadership": "4+"}'
-question = force_from_json(parse_json('{"commands": [{"name": "P", "units": [%s]}]}' % unit))
-print(question.force.units[0].leadership, question.odds().force_breaks)
-#> 4 0
-```
+unit = {"name": "Le\u0301on", "starting": 10, "leadership": "4+"}  # an e and an accent
+text = json.dumps({"commands": [{"name": "P", "units": [unit]}], "casualties": {"L\u00e9on": 6}})
+question = force_from_json(parse_json(text))  # read as one name, é
+print(question.odds().unit_removed)
+#> {'Léon': 1/2}
 ```
 """
 
 import json
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from rulesref import campaign, leadership
 from rulesref.campaign import (
@@ -40,7 +42,7 @@ from rulesref.campaign import (
     fewest_withdrawals,
     most_withdrawals,
 )
-from rulesref.errors import RulesError, chance, one_of, whole_number, word_of
+from rulesref.errors import RulesError, one_of, whole_number, word_of
 from rulesref.exact import Rational
 from rulesref.leadership import MAX_MODELS, Command, Doctrine, Force, Leader, Unit
 from rulesref.odds.battle import BattleOdds, battle_odds
@@ -69,6 +71,7 @@ POLICIES: dict[str, Policy] = {
 LISTED = ("command", "unit", "leader", "platoon")  # records that come in lists
 SIDE_DEFAULT = "side"  # a platoon's declaration left to its side's role (CA-2)
 Place = tuple[str | int, ...]
+T = TypeVar("T")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)  # a JSON string, escapes and all
 _BRACKET = re.compile(r"[\[\]{}]")
 # a probability as a person writes it: ASCII digits, a decimal point, or a fraction
@@ -246,7 +249,7 @@ def parse_probability(written: object, name: str = "probability") -> Rational:
         raise RulesError(parameter=name, value=written, allowed=allowed)
     if probability > 1:
         raise RulesError(parameter=name, value=written, allowed=allowed)
-    return chance(name, probability)
+    return probability
 
 
 # ------------------------------------------------------------------------- records
@@ -279,6 +282,7 @@ def _names(kind: Any) -> tuple[str, ...]:
 
 
 def _list(name: str, written: object) -> list[Any]:
+    """`written` if it is a JSON list, else a refusal at `name`."""
     if not isinstance(written, list):
         raise InputError(RulesError(parameter=name, value=written, allowed="a JSON list"), (name,))
     return written
@@ -330,7 +334,8 @@ def _unit(written: object) -> Unit:
         return Unit(**fields)
 
 
-def _each(name: str, written: object, read: Any) -> list[Any]:
+def _each(name: str, written: object, read: Callable[[object], T]) -> list[T]:
+    """The records of a JSON list, each read by `read` at its index."""
     built = []
     for index, item in enumerate(_list(name, written)):
         with located(name, index):
@@ -412,7 +417,7 @@ def force_from_json(data: object) -> ForceQuestion:
         fields = _with_doctrine(_object("force", data, FORCE_FIELDS, ("commands",)))
     commands = _each("commands", fields.pop("commands"), _command)
     leaders = _each("leaders", fields.pop("leaders", []), _leader)
-    named: list[tuple[Place, object]] = [(("name",), fields.get("name", "force"))]
+    named: list[tuple[Place, object]] = [(("name",), fields["name"])] if "name" in fields else []
     for c, command in enumerate(commands):
         named.append((("commands", c, "name"), command.name))
         named += [
