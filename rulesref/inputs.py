@@ -473,6 +473,7 @@ class BattleQuestion:
     leadership: LeadershipCheck = LeadershipCheck()
 
     def odds(self) -> BattleOdds:
+        """`battle_odds` of the question."""
         return battle_odds(self.battle, policy=self.policy, leadership=self.leadership)
 
 
