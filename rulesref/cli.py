@@ -14,26 +14,22 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import fields as dataclass_fields
+from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn, TypeVar
 
 from rulesref.break_test import break_test_probability, reform_test_probability
-from rulesref.campaign import Battle, Platoon, Role, Side, Terrain
+from rulesref.campaign import Role, Terrain
 from rulesref.errors import RulesError
-from rulesref.exact import Rational
-from rulesref.leadership import (
-    Command,
-    Doctrine,
-    Force,
-    Leader,
-    Unit,
-    leadership_target,
-    leadership_test_probability,
+from rulesref.exact import MAX_SHOWN_DIGITS, Rational, fraction_text, short_fraction
+from rulesref.inputs import (
+    MAX_BYTES,
+    InputError,
+    battle_from_json,
+    force_from_json,
+    located,
+    parse_json,
 )
-from rulesref.odds.battle import battle_odds
-from rulesref.odds.cascade import cascade_probabilities
+from rulesref.leadership import leadership_target, leadership_test_probability
 from rulesref.tables import percent, tables
 
 __all__ = ["main", "force_from_json", "parse_json", "InputError", "located"]
@@ -44,15 +40,14 @@ EXAMPLES = """examples:
   rulesref reform --leadership 8 --lost-by 3
   rulesref leadership --target 4+ --rerolls 1
   rulesref battle --attacker "artillery, cavalry" --defender "infantry" --fortified
-  rulesref cascade examples/b-company.json
+  rulesref battle --file examples/battle.json
+  rulesref cascade examples/b-company.json --exact
   rulesref table break-test > break-test.csv
 """
 
 
-MAX_FILE_BYTES = 100_000  # a force file; the units in it are limited by cascade_probabilities
-MAX_JSON_DEPTH = 20  # a force file nests five levels deep; deeper is not a force
-WHOLE = re.compile(r"-?[0-9]{1,12}")  # ASCII digits, as the calculators take them
 T = TypeVar("T")
+WHOLE = re.compile(r"-?[0-9]{1,12}")  # ASCII digits, as the calculators take them
 Runner = Callable[[argparse.Namespace], str]  # a command: its parsed arguments to its output
 
 
@@ -74,22 +69,32 @@ def _printable(line: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in line)
 
 
+def _shown(args: argparse.Namespace, p: Rational) -> str:
+    """A probability to read: its fraction (whole with --exact, else whole when short)
+    and its percentage."""
+    fraction = fraction_text(p) if args.exact else short_fraction(p)
+    return f"{fraction} ({percent(p)})"
+
+
 def _report(
-    args: argparse.Namespace, description: str, outcome: str, other: str, chance: Rational
+    args: argparse.Namespace, description: str, outcome: str, other: str, probability: Rational
 ) -> str:
     if args.json:
-        inputs = {k: v for k, v in vars(args).items() if k not in ("json", "command")}
+        inputs = {k: v for k, v in vars(args).items() if k not in ("json", "command", "exact")}
         return json.dumps(
-            {"test": args.command, **inputs, outcome: str(chance), "percent": float(chance) * 100}
+            {
+                "test": args.command,
+                **inputs,
+                outcome: fraction_text(probability),
+                "percent": float(probability) * 100,
+            }
         )
-    return (
-        f"{description}: {outcome} {chance} ({percent(chance)}), "
-        f"{other} {1 - chance} ({percent(1 - chance)})"
-    )
+    shown = f"{outcome} {_shown(args, probability)}, {other} {_shown(args, 1 - probability)}"
+    return f"{description}: {shown}"
 
 
 def _break(args: argparse.Namespace) -> str:
-    chance = break_test_probability(
+    probability = break_test_probability(
         args.leadership,
         args.lost_by,
         steadfast=args.steadfast,
@@ -97,11 +102,11 @@ def _break(args: argparse.Namespace) -> str:
         reroll=args.reroll,
     )
     description = f"Break test, Leadership {args.leadership}, lost by {args.lost_by}"
-    return _report(args, description, "stands", "flees", chance)
+    return _report(args, description, "stands", "flees", probability)
 
 
 def _reform(args: argparse.Namespace) -> str:
-    chance = reform_test_probability(
+    probability = reform_test_probability(
         args.leadership,
         args.lost_by,
         steadfast=args.steadfast,
@@ -109,250 +114,146 @@ def _reform(args: argparse.Namespace) -> str:
         insane_courage=args.insane_courage,
     )
     description = f"Reform test, Leadership {args.leadership}, lost by {args.lost_by}"
-    return _report(args, description, "passes", "fails", chance)
+    return _report(args, description, "passes", "fails", probability)
 
 
 def _leadership(args: argparse.Namespace) -> str:
-    chance = leadership_test_probability(args.target, rerolls=args.rerolls, ignore=args.ignore)
+    probability = leadership_test_probability(args.target, rerolls=args.rerolls, ignore=args.ignore)
     rerolls = f", {args.rerolls} re-roll{'s' * (args.rerolls != 1)}" if args.rerolls else ""
     ignore = ", failures ignored" if args.ignore else ""
     target = f"{leadership_target(args.target)}+"
-    return _report(args, f"Leadership test {target}{rerolls}{ignore}", "passes", "fails", chance)
+    return _report(
+        args, f"Leadership test {target}{rerolls}{ignore}", "passes", "fails", probability
+    )
 
 
-def _platoons(name: str, text: str) -> tuple[list[Platoon], list[str | None]]:
+def _side(role: str, text: str) -> dict[str, object]:
     """A side written as platoons `KIND[/STATE][@ROLL]`, comma-separated, for example
-    `artillery/damaged@attack, cavalry, infantry`."""
-    platoons, rolls = [], []
+    `artillery/damaged@attack, cavalry, infantry`, as the battle file writes it."""
+    platoons: list[dict[str, object]] = []
     for item in filter(None, (part.strip() for part in text.split(","))):
         unit, _, roll = item.partition("@")
         kind, _, state = unit.partition("/")
-        platoons.append(Platoon(kind.strip(), state.strip() or "fresh"))
-        rolls.append(roll.strip() or None)
+        platoon: dict[str, object] = {"kind": kind.strip(), "state": state.strip() or "fresh"}
+        platoons.append(platoon | ({"declaration": roll.strip()} if roll.strip() else {}))
     if not platoons:
-        raise RulesError(f"{name} must list platoons as KIND[/STATE][@ROLL], got {text!r}")
-    return platoons, rolls
+        raise RulesError(parameter=role, value=text, allowed="platoons KIND[/STATE][@ROLL]")
+    return {"platoons": platoons}
+
+
+def _from_file(args: argparse.Namespace, read: Callable[[object], T]) -> T:
+    """The question in `args.file`, read by `read`; a refusal names its place in the file."""
+    try:
+        return read(parse_json(_read(args.file)))
+    except InputError as error:
+        if not error.path:
+            raise
+        raise RulesError(f"{_place(error.path)}: {error}") from None
+
+
+def _place(path: Sequence[str | int]) -> str:
+    """A place in a JSON file as a reader finds it: `commands[0].units[2].current`."""
+    written = ""
+    for step in path:
+        if isinstance(step, int):
+            written += f"[{step}]"
+        elif step.isidentifier():
+            written += f".{step}" if written else step
+        else:
+            written += f"[{step!r}]"
+    return written
 
 
 def _battle(args: argparse.Namespace) -> str:
-    sides: dict[str, Side] = {}
-    written = {}
-    for role in Role:
-        platoons, written[role] = _platoons(role, getattr(args, role))
-        sides[role] = Side(platoons, fortified=role == "defender" and args.fortified)
-    # CA-2: a written roll is that platoon's; the others roll for their side's role,
-    # except those that may not roll at all (withdrawn, barred cavalry)
-    defaults = Battle(sides["attacker"], sides["defender"], terrain=args.terrain)
-    for role in Role:
-        declared = [w or d for w, d in zip(written[role], defaults.declarations(role), strict=True)]
-        sides[role] = Side(sides[role].platoons, declared, fortified=sides[role].fortified)
-    battle = Battle(sides["attacker"], sides["defender"], terrain=args.terrain)
-    odds = battle_odds(battle)
+    if args.file is None:
+        if args.attacker is None or args.defender is None:
+            raise RulesError("battle must be given --attacker and --defender, or --file")
+        written = {
+            "attacker": _side("attacker", args.attacker),
+            "defender": {**_side("defender", args.defender), "fortified": args.fortified},
+            "terrain": args.terrain,
+        }
+        question = battle_from_json(written)
+    elif args.attacker or args.defender or args.fortified or args.terrain != "open":
+        raise RulesError("battle must be given --file alone, or --attacker and --defender")
+    else:
+        question = _from_file(args, battle_from_json)
+    odds = question.odds()
+    terrain = question.battle.terrain
     if args.json:
         return json.dumps(
             {
                 "test": "battle",
-                "victor": {str(k): str(v) for k, v in odds.victor.items()},
-                "hits": {r: {h: str(p) for h, p in odds.hits[r].items()} for r in Role},
+                "victor": {str(k): fraction_text(v) for k, v in odds.victor.items()},
+                "hits": {r: {h: fraction_text(p) for h, p in odds.hits[r].items()} for r in Role},
             }
         )
     victor = ", ".join(
-        f"{'no victor' if who is None else who + ' wins'} {p} ({percent(p)})"
+        f"{'no victor' if who is None else who + ' wins'} {_shown(args, p)}"
         for who, p in odds.victor.items()
     )
-    lines = [f"Battle in {args.terrain}: {victor}"]
+    lines = [f"Battle in {terrain}: {victor}"]
     for role in Role:
-        hits = ", ".join(f"{h}: {p} ({percent(p)})" for h, p in odds.hits[role].items())
+        hits = ", ".join(f"{h}: {_shown(args, p)}" for h, p in odds.hits[role].items())
         lines.append(f"hits on the {role}: {hits}")
     return "\n".join(lines)
 
 
-class InputError(RulesError):
-    """Bad input at one place of a JSON description: `path` holds the keys and list
-    indexes that lead to it from the top, ending with the field when the message names
-    one. The message is the `RulesError` of the rule that refused the value.
-
-    ```python
-    from rulesref.cli import InputError, force_from_json
-
-    unit = {"name": "A", "starting": -1, "leadership": "4+"}
-    force = {"commands": [{"name": "P", "units": [unit]}]}
-    try:
-        force_from_json(force)
-    except InputError as error:
-        print(error.path)
-        #> ('commands', 0, 'units', 0, 'starting')
-    ```
-    """
-
-    def __init__(self, message: str, path: tuple[str | int, ...]) -> None:
-        super().__init__(message)
-        self.path = path
-
-
-def _field_named(message: str, fields: Iterable[str]) -> tuple[str, ...]:
-    """The field a message is about, if it names one of `fields` first: every RulesError
-    begins with the parameter (`starting must ...`, `rank of 'Hale' must ...`, `unit name
-    must ...`)."""
-    subject = re.sub(r" of .*", "", message.partition(" must ")[0])
-    last = subject.rsplit(" ", 1)[-1]
-    return (last,) if last in fields else ()
-
-
-@contextmanager
-def located(*path: str | int, fields: Iterable[str] = ()) -> Iterator[None]:
-    """Turns a RulesError raised inside into an InputError at `path` (deeper errors keep
-    their own place below it); `fields` are the names the object at `path` may have."""
-    try:
-        yield
-    except InputError as error:
-        raise InputError(str(error), (*path, *error.path)) from None
-    except RulesError as error:
-        raise InputError(str(error), (*path, *_field_named(str(error), fields))) from None
-
-
-def force_from_json(data: object) -> tuple[Force, Mapping[str, int]]:
-    """A force and this phase's casualties from parsed JSON (see examples/b-company.json),
-    as `rulesref cascade` and the Workbench read them; the casualties as written, for
-    `cascade_probabilities` to check. Bad input raises an `InputError` at its place."""
-
-    def listed(name: str, values: object) -> list[object]:
-        if not isinstance(values, list):
-            raise InputError(f"{name} must be a JSON list, got {values!r}", (name,))
-        return values
-
-    def build(kind: type[T], written: object, **parts: object) -> T:
-        name = kind.__name__.lower()
-        if not isinstance(written, dict):
-            raise RulesError(f"each {name} must be a JSON object, got {written!r}")
-        fields = {**written, **parts}
-        if "doctrine" in fields:
-            with located("doctrine", fields=_names(Doctrine)):
-                fields["doctrine"] = build(Doctrine, fields["doctrine"])
-        with located(fields=_names(kind)):
-            try:
-                return kind(**fields)
-            except TypeError as error:  # a misspelt or missing field
-                called = f" {fields['name']!r}" if isinstance(fields.get("name"), str) else ""
-                raise RulesError(f"{name}{called}: {error}") from None
-
-    def each(kind: type[T], values: list[object], name: str) -> list[T]:
-        built = []
-        for index, value in enumerate(values):
-            with located(name, index):
-                built.append(build(kind, value))
-        return built
-
-    def leaders(fields: dict[str, object]) -> list[Leader]:
-        return each(Leader, listed("leaders", fields.get("leaders", [])), "leaders")
-
-    def command(fields: object) -> Command:
-        if not isinstance(fields, dict):
-            raise RulesError(f"each command must be a JSON object, got {fields!r}")
-        units = each(Unit, listed("units", fields.get("units")), "units")
-        return build(Command, fields, units=units, leaders=leaders(fields))
-
-    if not isinstance(data, dict):
-        raise InputError(f"the file must hold one JSON object, got {data!r}", ())
-    fields = dict(data)
-    casualties = fields.pop("casualties", {})
-    commands = []
-    for index, written in enumerate(listed("commands", fields.get("commands"))):
-        with located("commands", index):
-            commands.append(command(written))
-    return build(Force, fields, commands=commands, leaders=leaders(fields)), casualties
-
-
-def _names(kind: type) -> frozenset[str]:
-    """The fields of a record of the rules, as its JSON object names them."""
-    return frozenset(field.name for field in dataclass_fields(kind))
-
-
 def _read(name: str) -> bytes:
-    """The bytes of a regular file of at most MAX_FILE_BYTES (never a fifo, a device or a
+    """The bytes of a regular file of at most MAX_BYTES (never a fifo, a device or a
     directory, which could block, never end or not be read at all)."""
-    allowed = f"a regular JSON file of at most {MAX_FILE_BYTES} bytes"
+    allowed = f"a regular JSON file of at most {MAX_BYTES} bytes"
     try:
         handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
     except (OSError, ValueError) as error:
         raise RulesError(
-            f"file must be {allowed}, got {name!r} ({error.__class__.__name__})"
+            parameter="file", value=name, allowed=allowed, got=f"{name!r} ({type(error).__name__})"
         ) from None
     try:
         if not stat.S_ISREG(os.fstat(handle).st_mode):
-            raise RulesError(f"file must be {allowed}, got {name!r} (not a regular file)")
+            raise RulesError(
+                parameter="file", value=name, allowed=allowed, got=f"{name!r} (not a regular file)"
+            )
         chunks, size = [], 0
-        while chunk := os.read(handle, MAX_FILE_BYTES + 1 - size):
+        while chunk := os.read(handle, MAX_BYTES + 1 - size):
             chunks.append(chunk)
             size += len(chunk)
-            if size > MAX_FILE_BYTES:
-                raise RulesError(f"file must be {allowed}, got {name!r} (larger)")
+            if size > MAX_BYTES:
+                raise RulesError(
+                    parameter="file", value=name, allowed=allowed, got=f"{name!r} (larger)"
+                )
     except OSError as error:
         raise RulesError(
-            f"file must be {allowed}, got {name!r} ({error.__class__.__name__})"
+            parameter="file", value=name, allowed=allowed, got=f"{name!r} ({type(error).__name__})"
         ) from None
     finally:
         os.close(handle)
     return b"".join(chunks)
 
 
-def _depth(data: object) -> int:
-    """How deeply lists and objects nest, counted without recursion."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict | list):
-            deepest = max(deepest, depth)
-            children = value.values() if isinstance(value, dict) else value
-            stack.extend((child, depth + 1) for child in children)
-    return deepest
-
-
-def parse_json(raw: bytes, name: str, shown: str) -> object:
-    """JSON within the command line's limits: at most MAX_FILE_BYTES, nested at most
-    MAX_JSON_DEPTH deep; else a RulesError about `name` (the file), showing `shown`.
-
-    ```python
-    from rulesref.cli import parse_json
-
-    print(parse_json(b'{"casualties": {"A": 6}}', "file", "'force.json'"))
-    #> {'casualties': {'A': 6}}
-    ```
-    """
-    deep = f"{name} must nest lists and objects at most {MAX_JSON_DEPTH} deep, got {shown}"
-    if len(raw) > MAX_FILE_BYTES:
-        raise RulesError(f"{name} must be at most {MAX_FILE_BYTES} bytes, got {len(raw)}")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except RecursionError:
-        raise RulesError(deep) from None
-    except ValueError as error:
-        raise RulesError(f"{name} must be a readable JSON {name}, got {shown} ({error})") from None
-    if _depth(data) > MAX_JSON_DEPTH:
-        raise RulesError(deep)
-    return data
-
-
 def _cascade(args: argparse.Namespace) -> str:
-    data = parse_json(_read(args.file), "file", repr(args.file))
-    force, casualties = force_from_json(data)
-    odds = cascade_probabilities(force, casualties)
+    question = _from_file(args, force_from_json)
+    try:
+        odds = question.odds()
+    except InputError as error:
+        raise RulesError(f"{_place(error.path)}: {error}" if error.path else str(error)) from None
     if args.json:
         return json.dumps(
             {
                 "test": "cascade",
-                "force_breaks": str(odds.force_breaks),
-                "unit_removed": {k: str(v) for k, v in odds.unit_removed.items()},
-                "command_removed": {k: str(v) for k, v in odds.command_removed.items()},
+                "force_breaks": fraction_text(odds.force_breaks),
+                "unit_removed": {k: fraction_text(v) for k, v in odds.unit_removed.items()},
+                "command_removed": {k: fraction_text(v) for k, v in odds.command_removed.items()},
             }
         )
 
     def listing(chances: Mapping[str, Rational]) -> str:
-        return ", ".join(f"{name} {p} ({percent(p)})" for name, p in chances.items())
+        return ", ".join(f"{name} {_shown(args, p)}" for name, p in chances.items())
 
+    force = question.force
     return "\n".join(
         [
-            f"{force.name} breaks: {odds.force_breaks} ({percent(odds.force_breaks)})",
+            f"{force.name} breaks: {_shown(args, odds.force_breaks)}",
             f"commands off the table: {listing(odds.command_removed)}",
             f"units off the table: {listing(odds.unit_removed)}",
         ]
@@ -386,11 +287,22 @@ def _parser() -> argparse.ArgumentParser:
         sub.set_defaults(run=run)
         return sub
 
+    def outputs(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--json", action="store_true", help="print one JSON object, every fraction whole"
+        )
+        sub.add_argument(
+            "--exact",
+            action="store_true",
+            help=f"print every fraction whole (one of more than {MAX_SHOWN_DIGITS} digits is "
+            "otherwise summarised by its length)",
+        )
+
     def test_inputs(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--leadership", type=_whole, required=True, help="0 to 10")
         sub.add_argument("--lost-by", type=_whole, required=True, help="combat result difference")
         sub.add_argument("--steadfast", action="store_true", help="ignore the difference (BR-6)")
-        sub.add_argument("--json", action="store_true", help="print one JSON object")
+        outputs(sub)
 
     sub = command("break", "chance to stand a Break test (BR-1 to BR-6)", _break)
     test_inputs(sub)
@@ -419,16 +331,19 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--target", type=_whole, required=True, help="2 to 6, or written 4+")
     sub.add_argument("--rerolls", type=_whole, default=0, help="re-rolls of a failure")
     sub.add_argument("--ignore", action="store_true", help="a Doctrine ignores a failure")
-    sub.add_argument("--json", action="store_true", help="print one JSON object")
+    outputs(sub)
 
     sub = command("battle", "exact odds of a campaign battle (CA-2 to CA-18)", _battle)
     for role in Role:
-        sub.add_argument(
-            f"--{role}", required=True, help="platoons KIND[/STATE][@ROLL], comma-separated"
-        )
+        sub.add_argument(f"--{role}", help="platoons KIND[/STATE][@ROLL], comma-separated")
     sub.add_argument("--terrain", default="open", help=", ".join(Terrain))
     sub.add_argument("--fortified", action="store_true", help="the defender is fortified")
-    sub.add_argument("--json", action="store_true", help="print one JSON object")
+    sub.add_argument(
+        "--file",
+        help="instead of the options above, a JSON file of the battle, as the Workbench "
+        "downloads it (see examples/battle.json)",
+    )
+    outputs(sub)
 
     sub = command(
         "cascade",
@@ -437,9 +352,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub.add_argument(
         "file",
-        help="a JSON file: the force and this phase's casualties (see examples/b-company.json)",
+        help="a JSON file: the force and this phase's casualties, as the Workbench downloads "
+        "it (see examples/b-company.json)",
     )
-    sub.add_argument("--json", action="store_true", help="print one JSON object")
+    outputs(sub)
 
     sub = command("table", "print a probability table of the site as CSV", _table)
     sub.add_argument("name", help=", ".join(table.name for table in tables()))

@@ -10,23 +10,29 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from rulesref.exact import Rational
+from rulesref.exact import Rational, digits
 
 __all__ = ["RulesError"]
 
 T = TypeVar("T")
 W = TypeVar("W", bound=StrEnum)
 MAX_TEXT = 100
-# Characters that could forge or hide printed output: controls (newlines, escape codes),
-# lone surrogates, line and paragraph separators, and the bidirectional overrides.
-_UNSAFE_CATEGORIES = ("Cc", "Cs", "Zl", "Zp")
-_BIDI_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
+MAX_SHOWN = 200  # characters of a value quoted in a message
+MAX_MESSAGE = 1000  # characters of a message: one line a player reads, whatever the value
+# Characters that could forge, hide or break printed output: controls (newlines, escape
+# codes), lone surrogates, line and paragraph separators, and the invisible format
+# characters (the bidirectional overrides, U+200B, U+FEFF ...).
+_UNSAFE_CATEGORIES = ("Cc", "Cs", "Zl", "Zp", "Cf")
 
 
 class RulesError(ValueError):
     """Input that no rule accepts: the message names the parameter, the value and what is allowed.
+
+    The checks of this module raise it with `parameter`, `value` and `allowed` kept as
+    attributes and the message built from them, so a caller marks the field it is about
+    without reading the message; a refusal written as a sentence carries its message
+    alone (its `parameter` is then ""). A message is at most `MAX_MESSAGE` characters:
+    a long value is cut in it, never printed whole.
 
     ```python
     from rulesref.break_test import break_test_probability
@@ -37,38 +43,67 @@ class RulesError(ValueError):
     except RulesError as error:
         print(error)
         #> leadership must be a whole number from 0 to 10, got 11
+        print(error.parameter, error.value, error.allowed, sep=" | ")
+        #> leadership | 11 | a whole number from 0 to 10
     ```
     """
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        parameter: str = "",
+        value: object = None,
+        allowed: str = "",
+        got: str = "",
+    ) -> None:
+        self.parameter = parameter
+        self.value = value
+        self.allowed = allowed
+        if not message:  # built from its parts; `got` says what came when not the value itself
+            message = f"{parameter} must be {allowed}, got {got or _shown(value)}"
+        super().__init__(_cut(message))
+
+
+def _cut(message: str) -> str:
+    """The message, its middle cut out if it is over MAX_MESSAGE characters."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    half = (MAX_MESSAGE - 60) // 2
+    cut = len(message) - 2 * half
+    return f"{message[:half]} ... ({cut:,} characters cut) ... {message[-half:]}"
 
 
 def _shown(value: object) -> str:
     """The value as the message shows it: its repr, cut short if it is long."""
+    if isinstance(value, int) and value.bit_length() > 1000:  # repr fails past 4,300 digits
+        return f"a whole number of {digits(value):,} digits"
     try:
         shown = repr(value)
     except Exception:  # a hostile __repr__ must not hide the error it is part of
         shown = f"a {type(value).__name__}"
-    return shown if len(shown) <= 200 else shown[:197] + "..."
+    return shown if len(shown) <= MAX_SHOWN else shown[: MAX_SHOWN - 3] + "..."
 
 
 def whole_number(name: str, value: object, low: int, high: int) -> int:
     """Return `value` if it is an int (not a bool) in `low..high`, else raise `RulesError`."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         allowed = f"a whole number from {low} to {high}" if low < high else f"{low}"
-        raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
+        raise RulesError(parameter=name, value=value, allowed=allowed)
     return value
 
 
 def yes_or_no(name: str, value: object) -> bool:
     """Return `value` if it is True or False, else raise `RulesError`."""
     if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {_shown(value)}")
+        raise RulesError(parameter=name, value=value, allowed="True or False")
     return value
 
 
 def one_of(name: str, value: object, allowed: Sequence[str]) -> str:
     """Return `value` if it is one of the `allowed` words, else raise `RulesError`."""
     if not isinstance(value, str) or value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {_shown(value)}")
+        raise RulesError(parameter=name, value=value, allowed=f"one of {', '.join(allowed)}")
     return value
 
 
@@ -88,7 +123,7 @@ def word_of(name: str, value: object, words: type[W]) -> W:
 def instance_of(name: str, value: object, kind: type[T] | tuple[type[T], ...], allowed: str) -> T:
     """Return `value` if it is an instance of `kind` (`allowed` says so in words), else raise."""
     if not isinstance(value, kind):
-        raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
+        raise RulesError(parameter=name, value=value, allowed=allowed)
     return value
 
 
@@ -108,37 +143,48 @@ def sequence_of(
     noun = noun or " or ".join(f"a {each.__name__}" for each in kinds)
     what = f"a sequence of {low} to {high} items, each {noun}"
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise RulesError(f"{name} must be {what}, got {_shown(value)}")
+        raise RulesError(parameter=name, value=value, allowed=what)
     if not low <= len(value) <= high:
-        raise RulesError(f"{name} must be {what}, got {len(value)} items")
+        raise RulesError(parameter=name, value=value, allowed=what, got=f"{len(value)} items")
     items = tuple(value)
     for index, item in enumerate(items):
         if not isinstance(item, kind) or (isinstance(item, bool) and kind is int):
-            raise RulesError(f"{name}[{index}] must be {noun}, got {_shown(item)}")
+            raise RulesError(parameter=f"{name}[{index}]", value=item, allowed=noun)
     return items
 
 
 def text(name: str, value: object, *, empty: bool = False) -> str:
     """Return `value` if it is printable text of at most `MAX_TEXT` characters, not blank
-    unless `empty`, else raise `RulesError`. Names end up in printed results, so a control
-    character, a lone surrogate or a bidirectional override is refused."""
-    allowed = f"text of 1 to {MAX_TEXT} printable characters"
-    if not isinstance(value, str) or len(value) > MAX_TEXT or not (empty or value.strip()):
-        raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
-    for char in value:
-        if unicodedata.category(char) in _UNSAFE_CATEGORIES or char in _BIDI_CONTROLS:
-            raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
+    unless `empty`, else raise `RulesError`. Names end up in printed results and drawn
+    pages, so a control character, a lone surrogate, a bidirectional override, an
+    invisible format character (U+200B, U+FEFF) or a noncharacter (U+FFFE) is refused."""
+    if (
+        not isinstance(value, str)
+        or len(value) > MAX_TEXT
+        or not (empty or value.strip())
+        or any(_unsafe(char) for char in value)
+    ):
+        allowed = f"text of 1 to {MAX_TEXT} printable characters"
+        raise RulesError(parameter=name, value=value, allowed=allowed)
     return value
+
+
+def _unsafe(char: str) -> bool:
+    """A character that could forge, hide or break what is printed or drawn."""
+    code = ord(char)
+    noncharacter = 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+    return noncharacter or unicodedata.category(char) in _UNSAFE_CATEGORIES
 
 
 def probability(name: str, value: object) -> Rational:
     """Return `value` if it is an exact probability, a sympy Rational (or an int) from 0
     to 1, else raise `RulesError` (never a float, a bool or a NaN)."""
+    allowed = "a Rational from 0 to 1"
     if isinstance(value, bool) or not isinstance(value, Rational | int):
-        raise RulesError(f"{name} must be a Rational from 0 to 1, got {_shown(value)}")
+        raise RulesError(parameter=name, value=value, allowed=allowed)
     exact = value if isinstance(value, Rational) else Rational(value)
     if not 0 <= exact.numerator <= exact.denominator:  # whole numbers: no symbolic comparison
-        raise RulesError(f"{name} must be a Rational from 0 to 1, got {_shown(value)}")
+        raise RulesError(parameter=name, value=value, allowed=allowed)
     return exact
 
 
@@ -146,8 +192,8 @@ def dice_roll(name: str, value: object, count: int) -> tuple[int, ...]:
     """Return `value` as a tuple of `count` d6 results, else raise `RulesError`."""
     allowed = f"{count} d6 results, each 1 to 6"
     if isinstance(value, str | bytes) or not isinstance(value, Sequence) or len(value) != count:
-        raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
+        raise RulesError(parameter=name, value=value, allowed=allowed)
     for face in value:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise RulesError(f"{name} must be {allowed}, got {_shown(value)}")
+            raise RulesError(parameter=name, value=value, allowed=allowed)
     return tuple(value)

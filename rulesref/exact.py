@@ -23,9 +23,12 @@ print(Rational(10, 36), Rational is SympyRational)
 import os
 from typing import TYPE_CHECKING
 
-__all__ = ["Rational", "in_lowest_terms", "FRACTIONS"]
+__all__ = ["Rational", "in_lowest_terms", "FRACTIONS", "digits", "fraction_text", "short_fraction"]
 
 FRACTIONS = "RULESREF_FRACTIONS"  # the environment variable
+_LOG10_2 = 0.30102999566  # a little under log10(2): digits are estimated from bits, never over
+MAX_SHOWN_DIGITS = 100  # digits above and below the line of a fraction shown whole
+_STR_BITS = 10_000  # whole numbers str() writes (about 3,000 digits; it refuses past 4,300)
 
 if TYPE_CHECKING or os.environ.get(FRACTIONS) != "1":
     from sympy import Rational
@@ -63,3 +66,67 @@ except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers coun
     divexact = floordiv  # exact there: each division it is asked for leaves no remainder
     mpz = int
     remove = _remove
+
+
+def digits(number: int) -> int:
+    """How many decimal digits a whole number has, counted from its bits: `str()` cannot
+    say, as Python refuses to write an int of more than 4,300 digits.
+
+    ```python
+    from rulesref.exact import digits
+
+    print(digits(0), digits(999), digits(1000), digits(7**100_000))
+    #> 1 3 4 84510
+    ```
+    """
+    number = abs(number)
+    count = int((number.bit_length() - 1) * _LOG10_2) + 1 if number else 1
+    while number >= 10**count:
+        count += 1
+    return count
+
+
+def _decimal(number: int) -> str:
+    """A whole number >= 0 in decimal, however long: halves of it written apart."""
+    if number.bit_length() <= _STR_BITS:
+        return str(number)
+    half = digits(number) // 2
+    high, low = divmod(number, 10**half)
+    return _decimal(high) + _decimal(low).zfill(half)
+
+
+def fraction_text(p: Rational) -> str:
+    """A fraction written whole (`5/18`, or `1` for a whole number), however many digits
+    it has. `str()` of a `Rational` with more than 4,300 digits above or below the line
+    raises Python's `ValueError` about the limit for integer string conversion; this
+    writes it in pieces, and sets nothing global.
+
+    ```python
+    from rulesref.exact import Rational, digits, fraction_text
+
+    tiny = Rational(1, 6**10_000)
+    print(fraction_text(Rational(10, 36)), len(fraction_text(tiny)), digits(tiny.denominator))
+    #> 5/18 7784 7782
+    ```
+    """
+    numerator, denominator = int(p.numerator), int(p.denominator)
+    sign = "-" if numerator < 0 else ""
+    whole = sign + _decimal(abs(numerator))
+    return whole if denominator == 1 else f"{whole}/{_decimal(denominator)}"
+
+
+def short_fraction(p: Rational) -> str:
+    """A fraction to read: whole if it has at most `MAX_SHOWN_DIGITS` digits above and below
+    the line, else how many it has (`fraction_text` writes it whole).
+
+    ```python
+    from rulesref.exact import Rational, short_fraction
+
+    print(short_fraction(Rational(5, 18)), "|", short_fraction(Rational(1, 6**10_000)))
+    #> 5/18 | an exact fraction of 7,783 digits
+    ```
+    """
+    written = digits(p.numerator) + (digits(p.denominator) if p.denominator != 1 else 0)
+    if written <= MAX_SHOWN_DIGITS:
+        return fraction_text(p)
+    return f"an exact fraction of {written:,} digits"

@@ -128,7 +128,8 @@ def leadership_target(value: object, name: str = "target") -> int:
             return int(match[1])
     elif isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 6:
         return value
-    raise RulesError(f"{name} must be a Leadership from 2+ to 6+ (2 to 6, or '4+'), got {value!r}")
+    allowed = "a Leadership from 2+ to 6+ (2 to 6, or '4+')"
+    raise RulesError(parameter=name, value=value, allowed=allowed)
 
 
 def leadership_test_probability(
@@ -164,7 +165,8 @@ def best_leadership(values: Sequence[int | str]) -> int:
     ```
     """
     if isinstance(values, str | bytes) or not isinstance(values, Sequence) or not values:
-        raise RulesError(f"leadership must be one Leadership or a non-empty list, got {values!r}")
+        allowed = "one Leadership or a non-empty list"
+        raise RulesError(parameter="leadership", value=values, allowed=allowed)
     return min(leadership_target(value, "leadership") for value in values)
 
 
@@ -501,8 +503,9 @@ def models_left(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
         raise RulesError(f"casualties must map unit names to models lost, got {casualties!r}")
     units = {unit.name: unit for unit in force.units}
     for name in casualties:
-        if name not in units:
-            raise RulesError(f"casualties must name units of the force, got {name!r}")
+        if not isinstance(name, str) or name not in units:
+            allowed = "names of units of the force"
+            raise RulesError(parameter="casualties", value=name, allowed=allowed)
     after = {}
     for name, unit in units.items():
         most = unit.current if unit.in_play else 0
@@ -517,8 +520,9 @@ def preferred_figures(force: Force, prefer: Collection[str]) -> frozenset[str]:
         raise RulesError(f"prefer must be a collection of figure names, got {prefer!r}")
     figures = force.figures
     for name in prefer:
-        if name not in figures:
-            raise RulesError(f"prefer must name leaders or units of the force, got {name!r}")
+        if not isinstance(name, str) or name not in figures:
+            allowed = "names of leaders or units of the force"
+            raise RulesError(parameter="prefer", value=name, allowed=allowed)
     return frozenset(prefer)
 
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from rulesref.errors import RulesError, instance_of, readings_of
+from rulesref.errors import RulesError, instance_of, readings_of, sequence_of
 from rulesref.words import Word
 
 __all__ = [
@@ -576,6 +576,8 @@ def first_step(steps: Sequence[Step], r: Round) -> int:
     #> Fled from Terror or Panic? ST-2 kept
     ```
     """
+    steps = sequence_of("steps", steps, Step, low=1)
+    instance_of("r", r, Round, "a Round")
     return next(i for i, step in enumerate(steps) if step.applies(r))
 
 

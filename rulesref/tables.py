@@ -38,6 +38,7 @@ from rulesref.campaign import (
     fewest_withdrawals,
     most_withdrawals,
 )
+from rulesref.errors import whole_number
 from rulesref.exact import Rational
 from rulesref.leadership import leadership_test_probability
 from rulesref.odds.battle import battle_odds
@@ -446,6 +447,7 @@ def small_battle_victor(
     #> {'attacker wins': 2401/11664, 'defender wins': 11207/15552, 'no victor': 3431/46656}
     ```
     """
+    whole_number("terrain", terrain, 0, len(Terrain) - 1)
     sides = []
     for role in Role:
         members = [

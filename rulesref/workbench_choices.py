@@ -19,11 +19,12 @@ from dataclasses import fields
 from typing import Any
 
 from rulesref import campaign, leadership
-from rulesref.campaign import MAX_CHECK_LEADERSHIP, MAX_PLATOONS, Kind, Roll, State, Terrain
-from rulesref.cli import MAX_FILE_BYTES, MAX_JSON_DEPTH
+from rulesref.campaign import Kind, Roll, State, Terrain
+from rulesref.campaign.model import MAX_CHECK_LEADERSHIP, MAX_PLATOONS
 from rulesref.errors import RulesError
+from rulesref.inputs import MAX_BYTES, MAX_DEPTH, POLICIES, SIDE_DEFAULT
 from rulesref.leadership import MAX_UNITS
-from rulesref.workbench import POLICIES, SIDE_DEFAULT, answer
+from rulesref.workbench import answer
 
 __all__ = ["choices", "page_data", "SAMPLE_BATTLE"]
 
@@ -84,8 +85,8 @@ def choices() -> Json:
     return {
         "limits": {
             "address": MAX_ADDRESS_LENGTH,
-            "bytes": MAX_FILE_BYTES,
-            "depth": MAX_JSON_DEPTH,
+            "bytes": MAX_BYTES,
+            "depth": MAX_DEPTH,
             "units": MAX_UNITS,
             "leaders": MAX_UNITS,
             "commands": MAX_UNITS,

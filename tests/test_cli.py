@@ -106,11 +106,11 @@ def test_bad_input_is_one_line_and_status_2(args):
 
 def test_cascade_agrees_with_the_package():
     """LD-4 to LD-12: the command's JSON is cascade_probabilities on the same force."""
-    from rulesref.cli import force_from_json
+    from rulesref.inputs import force_from_json
     from rulesref.odds.cascade import cascade_probabilities
 
-    data = json.loads((ROOT / "examples/b-company.json").read_text())
-    odds = cascade_probabilities(*force_from_json(data))
+    question = force_from_json(json.loads((ROOT / "examples/b-company.json").read_text()))
+    odds = cascade_probabilities(question.force, question.casualties)
     result = json.loads(run("cascade", "examples/b-company.json", "--json").stdout)
     assert Rational(result["force_breaks"]) == odds.force_breaks == Rational(1, 4)
     assert {k: Rational(v) for k, v in result["unit_removed"].items()} == odds.unit_removed
@@ -119,7 +119,7 @@ def test_cascade_agrees_with_the_package():
 @pytest.mark.parametrize(
     "force, message",
     [
-        ([1], "one JSON object"),
+        ([1], "force must be a JSON object"),
         ({"commands": 5}, "commands must be a JSON list"),
         ({"commands": [{"name": "x", "units": 3}]}, "units must be a JSON list"),
         ({"commands": [{"name": "x", "units": [{"name": "a", "starting": 5}]}]}, "leadership"),
@@ -242,6 +242,151 @@ HOSTILE = [
 ]
 
 
+def _battle_file(tmp_path, **changes) -> str:
+    battle = {"attacker": {"platoons": [{}]}, "defender": {"platoons": [{}]}, **changes}
+    return _written(tmp_path, "battle.json", json.dumps(battle).encode())
+
+
+def _force(tmp_path, **changes) -> str:
+    unit = {"name": "A", "starting": 10, "leadership": 4}
+    force = {"commands": [{"name": "C", "units": [unit]}], **changes}
+    return _written(tmp_path, "force.json", json.dumps(force).encode())
+
+
+# issue 19: inputs within the old limits that ended in a traceback, a hang or a wrong answer
+FILES = [
+    (
+        "battle nested 3000 deep",
+        lambda t: ["battle", "--file", _written(t, "d.json", b"[" * 3000 + b"]" * 3000)],
+        "at most 20 deep",
+    ),
+    (
+        "cascade nested 3000 deep",
+        lambda t: ["cascade", _written(t, "d.json", b'{"a":' * 3000 + b"1" + b"}" * 3000)],
+        "at most 20 deep",
+    ),
+    (
+        "a key twice",
+        lambda t: ["cascade", _written(t, "k.json", b'{"name": "A", "name": "B"}')],
+        "'name' twice",
+    ),
+    ("NaN", lambda t: ["battle", "--file", _written(t, "n.json", b'{"garrison": NaN}')], "NaN"),
+    (
+        "1e309",
+        lambda t: [
+            "cascade",
+            _written(
+                t,
+                "e.json",
+                json.dumps(
+                    {
+                        "commands": [
+                            {"name": "C", "units": [{"name": "A", "starting": 1, "leadership": 4}]}
+                        ]
+                    }
+                )
+                .replace('"starting": 1', '"starting": 1e309')
+                .encode(),
+            ),
+        ],
+        "commands[0].units[0].starting: starting must be a whole number from 1 to 100000, "
+        "got 1e309",
+    ),
+    (
+        "readings 5",
+        lambda t: ["battle", "--file", _battle_file(t, readings=5)],
+        "readings: readings must be a JSON object, got 5",
+    ),
+    (
+        "readings abc",
+        lambda t: ["battle", "--file", _battle_file(t, readings="abc")],
+        "readings must be a JSON object",
+    ),
+    (
+        "leadership 5",
+        lambda t: ["battle", "--file", _battle_file(t, leadership=5)],
+        "leadership must be a JSON object, got 5",
+    ),
+    (
+        "a huge probability",
+        lambda t: [
+            "battle",
+            "--file",
+            _battle_file(t, leadership={"probability": "1/1e999999999"}),
+        ],
+        "leadership.probability: probability must be",
+    ),
+    (
+        "0.5/1",
+        lambda t: ["battle", "--file", _battle_file(t, leadership={"probability": "0.5/1"})],
+        "fraction of two whole numbers (7/12)",
+    ),
+    (
+        "1/7...7",
+        lambda t: [
+            "battle",
+            "--file",
+            _battle_file(t, leadership={"probability": "1/" + "7" * 4299}),
+        ],
+        "at most 100 characters",
+    ),
+    (
+        "a battle field unknown",
+        lambda t: ["battle", "--file", _battle_file(t, weather="rain")],
+        "'weather'",
+    ),
+    (
+        "a force for a battle",
+        lambda t: ["battle", "--file", "examples/b-company.json"],
+        "got 'name'",
+    ),
+    ("a battle for a force", lambda t: ["cascade", "examples/battle.json"], "got 'attacker'"),
+    (
+        "leaders [5]",
+        lambda t: ["cascade", _force(t, leaders=[5])],
+        "leaders[0]: each leader must be a JSON object, got 5",
+    ),
+    (
+        "leaders [true]",
+        lambda t: ["cascade", _force(t, leaders=[True])],
+        "each leader must be a JSON object, got True",
+    ),
+    (
+        "prefer [[1]]",
+        lambda t: ["cascade", _force(t, prefer=[[1]])],
+        "prefer: prefer must be names of leaders or units of the force, got [1]",
+    ),
+    ("prefer [['A']]", lambda t: ["cascade", _force(t, prefer=[["A"]])], "prefer must be names"),
+    (
+        "an invisible name",
+        lambda t: ["cascade", _force(t, name="B\u200b")],
+        "force name must be text",
+    ),
+    ("a noncharacter", lambda t: ["cascade", _force(t, name="B\ufffe")], "force name must be text"),
+    (
+        "look-alike names",
+        lambda t: ["cascade", _force(t, name="a")],
+        "name: name must be a name of its own in the force",
+    ),
+    (
+        "a survival that is not a reading",
+        lambda t: ["cascade", _force(t, removed_figures_survive="no")],
+        "removed_figures_survive must be True or False",
+    ),
+    ("no sides and no file", lambda t: ["battle"], "--attacker and --defender, or --file"),
+    (
+        "a file and sides",
+        lambda t: ["battle", "--file", "examples/battle.json", "--attacker", "infantry"],
+        "--file alone",
+    ),
+    (
+        "a missing battle file",
+        lambda t: ["battle", "--file", "no-such.json"],
+        "file must be a regular JSON file",
+    ),
+]
+
+
 def _many_tests(tmp_path) -> str:
     """One test more than the cascade takes, in commands of 30 testing units."""
     sizes = [30] * (MAX_CASCADE_TESTS // 30) + [MAX_CASCADE_TESTS % 30 + 1]
@@ -258,11 +403,22 @@ def _many_tests(tmp_path) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize(("case", "args", "message"), HOSTILE, ids=[case for case, _, _ in HOSTILE])
+@pytest.mark.parametrize(
+    ("case", "args", "message"), HOSTILE + FILES, ids=[case for case, _, _ in HOSTILE + FILES]
+)
 def test_hostile_input_is_one_safe_line(tmp_path, capsys, case, args, message):
     assert main(args(tmp_path)) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.endswith("\n") and err[:-1].isprintable() and message in err
+
+
+@pytest.mark.parametrize(("case", "args", "message"), FILES, ids=[case for case, _, _ in FILES])
+def test_a_hostile_file_is_one_line_and_status_2_from_the_command(tmp_path, case, args, message):
+    """The installed command, started as a player starts it (on fractions, no sympy)."""
+    result = run(*args(tmp_path))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize("target", [" 4+ ", "4", "4+"])

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sympy import Rational
 
 from rulesref.errors import (
+    MAX_MESSAGE,
     MAX_TEXT,
     RulesError,
     dice_roll,
@@ -195,3 +196,74 @@ def test_dice_roll():
     for bad in ([1], [1, 2, 3], [0, 1], [1, 7], [True, 1], [1.0, 2], "12", b"12", 12):
         assert refused(dice_roll, "roll", bad, 2) == f"{allowed} {bad!r}"
     assert refused(dice_roll, "roll", [1], 0) == "roll must be 0 d6 results, each 1 to 6, got [1]"
+
+
+# Structured refusals: the parts a caller reads, and the message built from them
+
+
+def caught(call, *args, **kwargs) -> RulesError:
+    with pytest.raises(RulesError) as error:
+        call(*args, **kwargs)
+    return error.value
+
+
+@pytest.mark.parametrize(
+    "call, parameter, value, allowed",
+    [
+        (lambda: whole_number("rank", 0, 1, 100), "rank", 0, "a whole number from 1 to 100"),
+        (lambda: whole_number("rank", 2, 1, 1), "rank", 2, "1"),
+        (lambda: yes_or_no("alive", None), "alive", None, "True or False"),
+        (lambda: one_of("policy", "x", ("a", "b")), "policy", "x", "one of a, b"),
+        (lambda: word_of("colour", "RED", Colour), "colour", "RED", "one of red, dark blue"),
+        (lambda: instance_of("unit", 3, str, "a Unit"), "unit", 3, "a Unit"),
+        (
+            lambda: sequence_of("dice", "12", int),
+            "dice",
+            "12",
+            "a sequence of 0 to 1000000 items, each a int",
+        ),
+        (lambda: sequence_of("dice", [1, "a"], int), "dice[1]", "a", "a int"),
+        (
+            lambda: text("name", "A\u200b"),
+            "name",
+            "A\u200b",
+            f"text of 1 to {MAX_TEXT} printable characters",
+        ),
+        (lambda: probability("probability", 2), "probability", 2, "a Rational from 0 to 1"),
+        (lambda: dice_roll("roll", [7], 1), "roll", [7], "1 d6 results, each 1 to 6"),
+    ],
+)
+def test_every_check_refuses_with_its_parts(call, parameter, value, allowed):
+    error = caught(call)
+    assert (error.parameter, error.value, error.allowed) == (parameter, value, allowed)
+    assert str(error).startswith(f"{parameter} must be {allowed}, got ")
+
+
+def test_a_refusal_written_as_a_sentence_has_no_parts():
+    error = RulesError("force must have a unit in play, got none")
+    assert (error.parameter, error.value, error.allowed) == ("", None, "")
+    assert str(error) == "force must have a unit in play, got none"
+    assert str(RulesError(parameter="p", value=1, allowed="2", got="one")) == "p must be 2, got one"
+
+
+def test_a_message_is_never_longer_than_its_limit():
+    """A value quoted whole (a 99 KB list of casualties) is cut in the middle of the line."""
+    message = str(RulesError("casualties must map names to models, got " + "x" * 99_000))
+    assert len(message) <= MAX_MESSAGE and "\n" not in message
+    assert message.startswith("casualties must map names") and "characters cut" in message
+    assert str(RulesError("y" * MAX_MESSAGE)) == "y" * MAX_MESSAGE
+
+
+def test_a_whole_number_past_strs_limit_is_shown_by_its_length():
+    huge = 10**5000
+    assert refused(whole_number, "starting", huge, 1, 10) == (
+        "starting must be a whole number from 1 to 10, got a whole number of 5,001 digits"
+    )
+
+
+@pytest.mark.parametrize(
+    "char", ["\u200b", "\ufeff", "\u2060", "\u00ad", "\ufffe", "\uffff", "\ufdd0", "\U0001fffe"]
+)
+def test_text_refuses_invisible_characters_and_noncharacters(char):
+    value = f"A{char}"
+    assert refused(text, "name", value) == f"name must be {ALLOWED_TEXT}, got {value!r}"

@@ -10,10 +10,12 @@ from rulesref import break_test as br
 from rulesref import campaign as ca
 from rulesref import leadership as ld
 from rulesref import standards as st
-from rulesref.errors import RulesError
+from rulesref import tables
+from rulesref.errors import MAX_MESSAGE, RulesError
 from rulesref.odds import battle as ob
 from rulesref.odds import cascade as oc
 from rulesref.views import chain_of_command as vc
+from rulesref.views import charts
 
 UNIT = br.Unit(models=20, width=5)
 CONTACT = br.Contact("1", "1", "Orcs", "front")
@@ -190,11 +192,11 @@ CASES = [
     ),
     ("force", lambda: ld.resolve_phase(None, {}, {})),
     ("casualties", lambda: oc.cascade_probabilities(FORCE, [("A", 6)])),
-    ("casualties must name", lambda: oc.cascade_probabilities(FORCE, {"Z": 1})),
+    ("casualties must be names", lambda: oc.cascade_probabilities(FORCE, {"Z": 1})),
     ("casualties['A']", lambda: oc.cascade_probabilities(FORCE, {"A": 11})),
     ("casualties['A']", lambda: oc.cascade_probabilities(FORCE, {"A": -1})),
     ("prefer", lambda: oc.cascade_probabilities(FORCE, {}, prefer="A")),
-    ("prefer must name", lambda: oc.cascade_probabilities(FORCE, {}, prefer=["Z"])),
+    ("prefer must be names", lambda: oc.cascade_probabilities(FORCE, {}, prefer=["Z"])),
     ("removed_figures_survive", lambda: ld.Readings(removed_figures_survive=1)),
     ("readings", lambda: oc.cascade_probabilities(FORCE, {}, readings={"x": 1})),
     ("readings", lambda: ld.resolve_phase(FORCE, {}, {}, readings=True)),
@@ -335,6 +337,31 @@ CASES = [
     ("army_standard", lambda: st.Round(army_standard=1)),
     ("r", lambda: st.decision_path(None, st.Standard.ARMY)),
     ("standard", lambda: st.decision_path(ROUND, "army")),
+    ("r", lambda: st.first_step(st.REGIMENTAL_STEPS, None)),
+    ("steps", lambda: st.first_step([], ROUND)),
+    ("steps[0]", lambda: st.first_step([None], ROUND)),
+    # refusals that were TypeErrors, KeyErrors or StopIterations (issue 19, item 7)
+    ("prefer must be names", lambda: oc.cascade_probabilities(FORCE, {}, prefer=[["A"]])),
+    ("prefer must be names", lambda: ld.resolve_phase(FORCE, {}, {}, prefer=[5])),
+    ("casualties must be names", lambda: oc.cascade_probabilities(FORCE, {("A",): 1})),
+    ("casualties must be names", lambda: oc.cascade_probabilities(FORCE, {5: 1})),
+    ("series", lambda: charts.line_chart([], "x", "y")),
+    ("series", lambda: charts.bar_chart([], "x", "y")),
+    ("series", lambda: charts.line_chart([charts.Series("a", [])], "x", "y")),
+    ("series[0]", lambda: charts.line_chart([None], "x", "y")),
+    ("terrain", lambda: tables.small_battle_victor(terrain=5, fortified=False)),
+    ("terrain", lambda: tables.small_battle_victor(terrain=-1, fortified=False)),
+    ("terrain", lambda: tables.small_battle_victor(terrain="open", fortified=False)),
+    # names that are invisible, or break a drawing, or hide a second name
+    ("unit name", lambda: ld.Unit("A\u200b", 10, 4)),
+    ("unit name", lambda: ld.Unit("\ufeffA", 10, 4)),
+    ("unit name", lambda: ld.Unit("A\ufffe", 10, 4)),
+    ("leader name", lambda: ld.Leader("Lt\U0010ffff", 4, 1)),
+    ("name", lambda: ca.Platoon(name="\u2060")),
+    # a huge value is cut in the message, never quoted whole
+    ("leadership", lambda: ld.best_leadership("x" * 99_000)),
+    ("casualties", lambda: oc.cascade_probabilities(FORCE, "x" * 99_000)),
+    ("starting", lambda: ld.Unit("A", 10**5000, 4)),
 ]
 
 
@@ -346,4 +373,8 @@ def test_hostile_input_is_refused_by_name(name, call):
         call()
     message = str(caught.value)
     assert message.startswith(name), message  # the parameter first, as every message does
+    assert len(message) <= MAX_MESSAGE
+    parameter, allowed = caught.value.parameter, caught.value.allowed
+    if parameter:  # a check's refusal: the message is built from the parts a caller reads
+        assert message.startswith(f"{parameter} must be {allowed}, got "), message
     assert "\n" not in message and message.isprintable()

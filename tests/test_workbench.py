@@ -164,13 +164,16 @@ def test_b_company_is_the_command_lines_answer():
 
 
 def test_options_of_the_cascade_reach_it():
-    from rulesref.cli import force_from_json
+    from rulesref.inputs import force_from_json
     from rulesref.leadership import Readings as LeadershipReadings
     from rulesref.odds.cascade import cascade_probabilities
 
     options = {"prefer": ["Lt Ames"], "removed_figures_survive": True}
     readings = LeadershipReadings(removed_figures_survive=True)
-    odds = cascade_probabilities(*force_from_json(B_COMPANY), prefer=["Lt Ames"], readings=readings)
+    question = force_from_json(B_COMPANY)
+    odds = cascade_probabilities(
+        question.force, question.casualties, prefer=["Lt Ames"], readings=readings
+    )
     page = answer({"force": {**B_COMPANY, **options}})
     assert exact(page["unit_fails"]) == odds.unit_fails
     assert exact(page["command_removed"]) == odds.command_removed
@@ -229,8 +232,8 @@ BAD_FORCE_FIELDS = [
     (["commands", 1, "units", 3, "doctrine", "rerolls"], 11, "rerolls must be"),
     (["leaders", 0, "leadership"], "1+", "leadership must be"),
     (["casualties", "1st Squad"], 11, "casualties['1st Squad'] must be a whole number"),
-    (["casualties", "Nobody"], 1, "casualties must name units of the force"),
-    (["prefer"], ["Nobody"], "prefer must name leaders or units"),
+    (["casualties", "Nobody"], 1, "casualties must be names of units of the force"),
+    (["prefer"], ["Nobody"], "prefer must be names of leaders or units"),
 ]
 BAD_BATTLE_FIELDS = [
     (["attacker", "platoons", 0, "kind"], "tank", "kind must be one of"),
@@ -238,7 +241,7 @@ BAD_BATTLE_FIELDS = [
     (["attacker", "platoons", 1, "declaration"], "attack", "attacker platoon 1 (cavalry)"),
     (["terrain"], "swamp", "terrain must be one of"),
     (["leadership", "leadership"], 13, "leadership must be a whole number from 0 to 12"),
-    (["leadership", "probability"], "3/2", "probability must be a Rational from 0 to 1"),
+    (["leadership", "probability"], "3/2", "probability must be a probability from 0 to 1"),
     (["policy"], "at random", "policy must be one of"),
 ]
 
@@ -265,7 +268,8 @@ def test_the_command_lines_limits_apply():
     assert f"1 to {MAX_UNITS} items" in error["message"]
     assert answer({"neither": 1})["error"]["path"] == []
     deep = json.loads(answer_text("[" * 21 + "]" * 21))["error"]
-    assert deep == {"path": [], "message": deep["message"]} and "at most 20 deep" in deep["message"]
+    assert deep["path"] == [] and deep["parameter"] == "description"
+    assert "at most 20 deep" in deep["message"]
     big = json.loads(answer_text(json.dumps({"force": {"name": "x" * 100_000}})))["error"]
     assert "at most 100000 bytes" in big["message"]
     assert "readable JSON" in json.loads(answer_text("{"))["error"]["message"]

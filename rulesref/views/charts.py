@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from rulesref.errors import RulesError, sequence_of
 from rulesref.exact import Rational
 from rulesref.views.svg import SERIES, Dash, circle, line, polyline, rect, svg, swatch, text
 
@@ -87,9 +88,19 @@ def _figure(parts: list[str], series: Sequence[Series], x_label: str, y_label: s
     return f'<figure class="rr-figure">{chart}<figcaption>{key}</figcaption></figure>'
 
 
+def _xs(series: Sequence[Series]) -> list[int]:
+    """The x values of a chart's series, in order: at least one, or nothing to draw."""
+    xs = sorted({x for s in sequence_of("series", series, Series, low=1) for x, _ in s.points})
+    if not xs:
+        raise RulesError(
+            parameter="series", value=series, allowed="Series with at least one point among them"
+        )
+    return xs
+
+
 def line_chart(series: Sequence[Series], x_label: str, y_label: str) -> str:
     """Lines of chances (0 to 100%) against whole-number x values, one per series."""
-    xs = sorted({x for s in series for x, _ in s.points})
+    xs = _xs(series)
     x_of = _x_scale(xs, 8)
     parts = _frame(xs, x_of, x_label, y_label)
     for s in series:
@@ -105,7 +116,7 @@ def line_chart(series: Sequence[Series], x_label: str, y_label: str) -> str:
 
 def bar_chart(series: Sequence[Series], x_label: str, y_label: str) -> str:
     """Bars of chances grouped by x value, each group centred on its x label."""
-    xs = sorted({x for s in series for x, _ in s.points})
+    xs = _xs(series)
     step = (WIDTH - LEFT - RIGHT) / len(xs)
     x_of = _x_scale(xs, step / 2)
     width = step * 0.8 / len(series)

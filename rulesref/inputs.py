@@ -1,0 +1,586 @@
+"""The one reader of what a player writes: the JSON of a force or a battle, and a
+probability written as text, for the command line and the Workbench alike.
+
+It checks in the order that bounds the work: the size first, then how deeply lists and
+objects nest (before parsing, so no input can exhaust Python's recursion), then the JSON
+itself (each key once in an object, numbers as written: no NaN, no float where a whole
+number is meant), then the fields of each record (an unknown field is named), each
+value by the rules that take it. Names are normalised (NFC), and two names of a force
+that look alike (the same but for case, width or a compatibility form) are refused. A
+refusal is an `InputError` that gives the place of the bad field.
+
+```python
+import json
+
+from rulesref.inputs import force_from_json, parse_json
+
+unit = {"name": "Le\u0301on", "starting": 10, "leadership": "4+"}  # an e and an accent
+text = json.dumps({"commands": [{"name": "P", "units": [unit]}], "casualties": {"L\u00e9on": 6}})
+question = force_from_json(parse_json(text))  # read as one name, é
+print(question.odds().unit_removed)
+#> {'Léon': 1/2}
+```
+"""
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
+
+from rulesref import campaign, leadership
+from rulesref.campaign import (
+    Battle,
+    LeadershipCheck,
+    Platoon,
+    Policy,
+    Role,
+    Roll,
+    Side,
+    fewest_withdrawals,
+    most_withdrawals,
+)
+from rulesref.errors import RulesError, one_of, whole_number, word_of
+from rulesref.exact import Rational
+from rulesref.leadership import MAX_MODELS, Command, Doctrine, Force, Leader, Unit
+from rulesref.odds.battle import BattleOdds, battle_odds
+from rulesref.odds.cascade import Cascade, cascade_probabilities
+
+__all__ = [
+    "InputError",
+    "located",
+    "parse_json",
+    "parse_probability",
+    "force_from_json",
+    "battle_from_json",
+    "ForceQuestion",
+    "BattleQuestion",
+]
+
+MAX_BYTES = 100_000  # a force or a battle; the units in it are limited by the rules
+MAX_DEPTH = 20  # a force nests five levels deep; deeper is not a force
+MAX_WHOLE_DIGITS = 12  # a whole number of JSON, as the calculators take them
+MAX_PROBABILITY_TEXT = 100  # characters of a probability written by a person
+# the hit policies a player chooses between (CA-15, CA-C9), by the words the form sends
+POLICIES: dict[str, Policy] = {
+    "fewest withdrawals": fewest_withdrawals,
+    "most withdrawals": most_withdrawals,
+}
+LISTED = ("command", "unit", "leader", "platoon")  # records that come in lists
+SIDE_DEFAULT = "side"  # a platoon's declaration left to its side's role (CA-2)
+Place = tuple[str | int, ...]
+T = TypeVar("T")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)  # a JSON string, escapes and all
+_BRACKET = re.compile(r"[\[\]{}]")
+# a probability as a person writes it: ASCII digits, a decimal point, or a fraction
+_DECIMAL = re.compile(r"([0-9]+)(?:\.([0-9]+))?")
+_FRACTION = re.compile(r"([0-9]+)/([0-9]+)")
+
+
+class InputError(RulesError):
+    """Bad input at one place of a JSON description: `path` holds the keys and list
+    indexes that lead to it from the top, ending with the field when the refusal is about
+    one. The message, `parameter`, `value` and `allowed` are those of the rule's refusal.
+
+    ```python
+    from rulesref.inputs import InputError, force_from_json
+
+    unit = {"name": "A", "starting": -1, "leadership": "4+"}
+    force = {"commands": [{"name": "P", "units": [unit]}]}
+    try:
+        force_from_json(force)
+    except InputError as error:
+        print(error.path, error.parameter, error.value)
+        #> ('commands', 0, 'units', 0, 'starting') starting -1
+    ```
+    """
+
+    def __init__(self, error: RulesError, path: Place) -> None:
+        super().__init__(
+            str(error), parameter=error.parameter, value=error.value, allowed=error.allowed
+        )
+        self.path = path
+
+
+@contextmanager
+def located(*path: str | int, places: Mapping[str, Place] | None = None) -> Iterator[None]:
+    """Turns a RulesError raised inside into an InputError at `path` (one raised deeper
+    keeps its own place below it); `places` gives the place below `path` of a refusal by
+    its `parameter` (`{"starting": ("starting",)}`)."""
+    try:
+        yield
+    except InputError as error:
+        raise InputError(error, (*path, *error.path)) from None
+    except RulesError as error:
+        below = (places or {}).get(error.parameter, ())
+        raise InputError(error, (*path, *below)) from None
+
+
+# ------------------------------------------------------------------------- JSON text
+
+
+@dataclass(frozen=True)
+class Written:
+    """A JSON number kept as written (`1e309`, `2.5`, a whole number of 13 digits or
+    more), for the rules to refuse by name: no float ever stands for a whole number."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _whole(text: str) -> int | Written:
+    return int(text) if len(text.lstrip("-")) <= MAX_WHOLE_DIGITS else Written(text)
+
+
+def _depth(text: str) -> int:
+    """How deeply lists and objects nest in JSON text, counted without parsing it."""
+    depth = deepest = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _utf8(raw: bytes | str) -> bytes:
+    """Text as the bytes a file of it holds (a lone surrogate kept, for decoding to refuse)."""
+    return raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+
+
+def parse_json(raw: bytes | str, name: str = "file") -> object:
+    """JSON within the readers' limits: at most `MAX_BYTES` of UTF-8, nested at most
+    `MAX_DEPTH` deep, each key once in an object, no NaN or Infinity; each text NFC
+    normalised. Else a RulesError about `name` (the file, the description).
+
+    ```python
+    from rulesref.inputs import parse_json
+
+    print(parse_json(b'{"casualties": {"A": 6}, "starting": 1e309}'))
+    #> {'casualties': {'A': 6}, 'starting': 1e309}
+    ```
+    """
+    size = len(raw) if len(raw) > MAX_BYTES else len(_utf8(raw))  # a character is 1 to 4 bytes
+    if size > MAX_BYTES:
+        raise RulesError(
+            parameter=name, value=raw, allowed=f"at most {MAX_BYTES} bytes", got=f"{size}"
+        )
+    try:
+        text = _utf8(raw).decode()
+    except UnicodeDecodeError as error:
+        readable = "readable JSON text in UTF-8"
+        raise RulesError(
+            parameter=name, value=raw, allowed=readable, got=f"({error.reason})"
+        ) from None
+    depth = _depth(text)
+    if depth > MAX_DEPTH:
+        allowed = f"JSON nesting lists and objects at most {MAX_DEPTH} deep"
+        raise RulesError(parameter=name, value=raw, allowed=allowed, got=f"{depth} deep")
+
+    def constant(word: str) -> object:
+        raise RulesError(parameter=name, value=word, allowed="JSON without NaN or Infinity")
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        found: dict[str, object] = {}
+        for key, value in items:
+            key = unicodedata.normalize("NFC", key)
+            if key in found:
+                allowed = "JSON that gives each key of an object once"
+                raise RulesError(parameter=name, value=key, allowed=allowed, got=f"{key!r} twice")
+            found[key] = value
+        return found
+
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=pairs,
+            parse_float=Written,
+            parse_int=_whole,
+            parse_constant=constant,
+        )
+    except RulesError:
+        raise
+    except ValueError as error:
+        allowed = "readable JSON"
+        raise RulesError(parameter=name, value=raw, allowed=allowed, got=f"({error})") from None
+    return _normalised(data)
+
+
+def _normalised(value: object) -> object:
+    """Every text of parsed JSON in NFC, so a name typed two ways is one name (at most
+    MAX_DEPTH calls deep: the depth is checked first)."""
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_normalised(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _normalised(item) for key, item in value.items()}
+    return value
+
+
+def parse_probability(written: object, name: str = "probability") -> Rational:
+    """A probability as a person writes it, `"7/12"`, `"0.25"`, `"1"` or `"0"`: ASCII
+    digits with an optional decimal point, or a fraction of two whole numbers, from 0 to
+    1, at most `MAX_PROBABILITY_TEXT` characters. Read the same wherever Python runs (the
+    page too), never by a parser of expressions; anything else is a RulesError.
+
+    ```python
+    from rulesref.inputs import parse_probability
+
+    print(parse_probability("7/12"), parse_probability("0.25"), parse_probability("1"))
+    #> 7/12 1/4 1
+    ```
+    """
+    allowed = (
+        f"a probability from 0 to 1 written in at most {MAX_PROBABILITY_TEXT} characters, "
+        "as digits with an optional decimal point (0.25) or a fraction of two whole numbers (7/12)"
+    )
+    if not isinstance(written, str) or len(written) > MAX_PROBABILITY_TEXT:
+        raise RulesError(parameter=name, value=written, allowed=allowed)
+    decimal, fraction = _DECIMAL.fullmatch(written), _FRACTION.fullmatch(written)
+    if decimal:
+        places = decimal[2] or ""
+        probability = Rational(int(decimal[1] + places), 10 ** len(places))
+    elif fraction and int(fraction[2]):
+        probability = Rational(int(fraction[1]), int(fraction[2]))
+    else:
+        raise RulesError(parameter=name, value=written, allowed=allowed)
+    if probability > 1:
+        raise RulesError(parameter=name, value=written, allowed=allowed)
+    return probability
+
+
+# ------------------------------------------------------------------------- records
+
+
+def _object(
+    what: str, written: object, allowed: Sequence[str], required: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The fields of a JSON object that describes a `what`, each one of `allowed` and
+    every one of `required` there; else a RulesError (an unknown field at the object, which
+    the form draws, a missing one at its own place)."""
+    if not isinstance(written, dict):
+        named = f"each {what}" if what in LISTED else what
+        raise RulesError(parameter=named, value=written, allowed="a JSON object")
+    for key in written:
+        if key not in allowed:
+            raise RulesError(
+                parameter=f"{what} field", value=key, allowed=f"one of {', '.join(allowed)}"
+            )
+    for key in required:
+        if key not in written:
+            error = RulesError(parameter=key, allowed=f"given for each {what}", got="nothing")
+            raise InputError(error, (key,))
+    return dict(written)
+
+
+def _names(kind: Any) -> tuple[str, ...]:
+    """The fields of a record of the rules, as its JSON object names them."""
+    return tuple(field.name for field in fields(kind))
+
+
+def _list(name: str, written: object) -> list[Any]:
+    """`written` if it is a JSON list, else a refusal at `name`."""
+    if not isinstance(written, list):
+        raise InputError(RulesError(parameter=name, value=written, allowed="a JSON list"), (name,))
+    return written
+
+
+def _places(kind: str, name: object, *fields: str) -> dict[str, Place]:
+    """Where a record's constructor's refusals go, by the parameter each names: a field
+    by its own name, `unit name`, `current of 'A'`, `units of command 'P'`."""
+    places: dict[str, Place] = {}
+    for field in fields:
+        for spelled in (
+            field,
+            f"{kind} {field}",
+            f"{field} of {name!r}",
+            f"{field} of {kind} {name!r}",
+            f"{field} of the {kind}",
+        ):
+            places[spelled] = (field,)
+    return places
+
+
+def _doctrine(written: object) -> Doctrine:
+    fields = _object("doctrine", written, _names(Doctrine))
+    with located(places=_places("doctrine", None, "rerolls", "ignores", "name")):
+        return Doctrine(**fields)
+
+
+def _with_doctrine(written: dict[str, Any]) -> dict[str, Any]:
+    if "doctrine" in written:
+        with located("doctrine"):
+            written["doctrine"] = _doctrine(written["doctrine"])
+    return written
+
+
+def _leader(written: object) -> Leader:
+    fields = _object("leader", written, _names(Leader), ("name", "leadership", "rank"))
+    name = fields.get("name")
+    with located(places=_places("leader", name, "name", "leadership", "rank", "unit", "alive")):
+        return Leader(**fields)
+
+
+def _unit(written: object) -> Unit:
+    fields = _with_doctrine(
+        _object("unit", written, _names(Unit), ("name", "starting", "leadership"))
+    )
+    name = fields.get("name")
+    every = ("name", "starting", "leadership", "current", "doctrine", "removed")
+    with located(places=_places("unit", name, *every)):
+        return Unit(**fields)
+
+
+def _each(name: str, written: object, read: Callable[[object], T]) -> list[T]:
+    """The records of a JSON list, each read by `read` at its index."""
+    built = []
+    for index, item in enumerate(_list(name, written)):
+        with located(name, index):
+            built.append(read(item))
+    return built
+
+
+def _command(written: object) -> Command:
+    fields = _with_doctrine(_object("command", written, _names(Command), ("name", "units")))
+    fields["units"] = _each("units", fields["units"], _unit)
+    fields["leaders"] = _each("leaders", fields.get("leaders", []), _leader)
+    with located(places=_places("command", fields["name"], "name", "units", "leaders", "doctrine")):
+        return Command(**fields)
+
+
+def _alike(name: str) -> str:
+    """A name as a reader may see it: without case, width or compatibility forms."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _names_apart(named: Sequence[tuple[Place, object]]) -> None:
+    """Every name of a force told apart from the others by eye (a casualty, a preference
+    and a line of the answer each find a figure by its name)."""
+    seen: dict[str, str] = {}
+    for place, name in named:
+        if not isinstance(name, str):
+            continue  # refused by its record
+        other = seen.get(_alike(name))
+        seen.setdefault(_alike(name), name)
+        if other is not None:
+            allowed = "a name of its own in the force, not alike another but for case or width"
+            got = f"{name!r} twice" if other == name else f"{name!r}, alike {other!r}"
+            raise InputError(
+                RulesError(parameter="name", value=name, allowed=allowed, got=got), place
+            )
+
+
+@dataclass(frozen=True)
+class ForceQuestion:
+    """A force's end of phase as the command line and the Workbench ask it: the force,
+    this phase's casualties as written, the figures preferred among equals (LD-C8) and
+    the reading of LD-C5."""
+
+    force: Force
+    casualties: Mapping[str, Any]
+    prefer: tuple[str, ...] = ()
+    readings: leadership.Readings = leadership.Readings()
+
+    def odds(self) -> Cascade:
+        """`cascade_probabilities` of the question; a refusal of a casualty or a preferred
+        figure at its place."""
+        places: dict[str, Place] = {
+            f"casualties[{name!r}]": ("casualties", name) for name in self.casualties
+        }
+        with located(places={**places, "prefer": ("prefer",)}):
+            return cascade_probabilities(
+                self.force, self.casualties, prefer=self.prefer, readings=self.readings
+            )
+
+
+FORCE_FIELDS = (
+    "name",
+    "commands",
+    "leaders",
+    "doctrine",
+    "casualties",
+    "prefer",
+    "removed_figures_survive",
+)
+
+
+def force_from_json(data: object) -> ForceQuestion:
+    """A force's question from parsed JSON (see examples/b-company.json), as `rulesref
+    cascade` and the Workbench read it and the Workbench downloads it: the fields of
+    `Force` (commands of units and leaders, independent leaders, a doctrine, a name), the
+    `casualties` of this phase by unit name, `prefer` (LD-C8) and
+    `removed_figures_survive` (LD-C5). Bad input raises an `InputError` at its place."""
+    with located():
+        fields = _with_doctrine(_object("force", data, FORCE_FIELDS, ("commands",)))
+    commands = _each("commands", fields.pop("commands"), _command)
+    leaders = _each("leaders", fields.pop("leaders", []), _leader)
+    named: list[tuple[Place, object]] = [(("name",), fields["name"])] if "name" in fields else []
+    for c, command in enumerate(commands):
+        named.append((("commands", c, "name"), command.name))
+        named += [
+            (("commands", c, "units", u, "name"), unit.name) for u, unit in enumerate(command.units)
+        ]
+        named += [
+            (("commands", c, "leaders", i, "name"), lead.name)
+            for i, lead in enumerate(command.leaders)
+        ]
+    named += [(("leaders", i, "name"), lead.name) for i, lead in enumerate(leaders)]
+    _names_apart(named)
+    casualties = _casualties(
+        fields.pop("casualties", {}), {u.name for c in commands for u in c.units}
+    )
+    prefer = tuple(_list("prefer", fields.pop("prefer", [])))
+    with located(places={"removed_figures_survive": ("removed_figures_survive",)}):
+        readings = leadership.Readings(
+            removed_figures_survive=fields.pop("removed_figures_survive", False)
+        )
+    with located(
+        places=_places("force", fields.get("name"), "name", "commands", "leaders", "doctrine")
+    ):
+        force = Force(commands, leaders, **fields)
+    return ForceQuestion(force, casualties, prefer, readings)
+
+
+def _casualties(written: object, units: set[str]) -> dict[str, int]:
+    """This phase's casualties by unit name; each at most what a unit can lose (the rules
+    check it against the unit's models)."""
+    if not isinstance(written, dict):
+        error = RulesError(
+            parameter="casualties",
+            value=written,
+            allowed="a JSON object of unit names and models lost",
+        )
+        raise InputError(error, ("casualties",))
+    for name, lost in written.items():
+        with located("casualties", name):
+            if name not in units:
+                allowed = "names of units of the force"
+                raise RulesError(parameter="casualties", value=name, allowed=allowed)
+            whole_number(f"casualties[{name!r}]", lost, 0, MAX_MODELS)
+    return written
+
+
+@dataclass(frozen=True)
+class BattleQuestion:
+    """A campaign battle as the command line and the Workbench ask it: the battle, the
+    policy that assigns hits (CA-15, CA-C9) and the loser's check (CA-C5)."""
+
+    battle: Battle
+    policy: Policy = fewest_withdrawals
+    leadership: LeadershipCheck = LeadershipCheck()
+
+    def odds(self) -> BattleOdds:
+        """`battle_odds` of the question."""
+        return battle_odds(self.battle, policy=self.policy, leadership=self.leadership)
+
+
+BATTLE_FIELDS = ("attacker", "defender", "terrain", "garrison", "readings", "policy", "leadership")
+SIDE_FIELDS = ("platoons", "fortified")
+PLATOON_FIELDS = ("kind", "state", "supplied", "name", "declaration")
+CHECK_FIELDS = ("leadership", "probability")
+
+
+def battle_from_json(data: object) -> BattleQuestion:
+    """A battle's question from parsed JSON, as `rulesref battle --file` and the Workbench
+    read it and the Workbench downloads it: per side (`attacker`, `defender`) its
+    `platoons` (kind, state, supplied, name, declaration: "attack", "defence", null, or
+    "side" for its side's role, CA-2) and `fortified`; `terrain`, `garrison`, `readings`
+    (those of `rulesref.campaign.Readings`), `policy` ("fewest withdrawals" or "most
+    withdrawals") and `leadership` ({"leadership": 7} or {"probability": "1/2"}). Bad
+    input raises an `InputError` at its place.
+
+    ```python
+    from rulesref.inputs import battle_from_json
+
+    written = {"attacker": {"platoons": [{"kind": "artillery"}]}, "defender": {"platoons": [{}]}}
+    print(battle_from_json(written).odds().victor)
+    #> {'attacker': 7/12, 'defender': 5/18, None: 5/36}
+    ```
+    """
+    with located():
+        fields = _object("battle", data, BATTLE_FIELDS, list(Role))
+    sides: dict[str, Side] = {}
+    declared: dict[str, list[object]] = {}
+    for role in Role:
+        with located(role):
+            sides[role], declared[role] = _side(fields[role])
+    readings = _readings(fields.get("readings", {}))
+    with located(places={"terrain": ("terrain",), "garrison": ("garrison",)}):
+        terrain, garrison = fields.get("terrain", "open"), fields.get("garrison", False)
+        battle = Battle(sides["attacker"], sides["defender"], terrain, garrison, readings)
+    with located("policy"):
+        policy = POLICIES[
+            one_of("policy", fields.get("policy", "fewest withdrawals"), list(POLICIES))
+        ]
+    return BattleQuestion(
+        _as_declared(battle, declared), policy, _check(fields.get("leadership", {}))
+    )
+
+
+def _side(written: object) -> tuple[Side, list[object]]:
+    """A side, its platoons rolling for the side's role, and each platoon's declaration."""
+    fields = _object("side", written, SIDE_FIELDS, ("platoons",))
+    platoons, declared = [], []
+    for index, item in enumerate(_list("platoons", fields["platoons"])):
+        with located("platoons", index):
+            platoon = _object("platoon", item, PLATOON_FIELDS)
+            declaration = platoon.pop("declaration", SIDE_DEFAULT)
+            if declaration not in (SIDE_DEFAULT, None):
+                with located("declaration"):
+                    declaration = word_of("declaration", declaration, Roll)
+            declared.append(declaration)
+            with located(places={field: (field,) for field in PLATOON_FIELDS}):
+                platoons.append(Platoon(**platoon))
+    with located(places={field: (field,) for field in SIDE_FIELDS}):
+        return Side(platoons, fortified=fields.get("fortified", False)), declared
+
+
+def _readings(written: object) -> campaign.Readings:
+    every = _names(campaign.Readings)
+    with located("readings", places={field: (field,) for field in every}):
+        return campaign.Readings(**_object("readings", written, every))
+
+
+def _as_declared(battle: Battle, declared: Mapping[str, list[object]]) -> Battle:
+    """CA-2: the battle with each platoon rolling as its player declared; one left to its
+    side rolls as `battle` (built with no declarations) says: its side's role, or
+    nothing if it may not roll. A declaration against that is refused at its place."""
+    if all(written == SIDE_DEFAULT for role in Role for written in declared[role]):
+        return battle
+    sides: dict[str, Side] = {}
+    for role in Role:
+        own: list[Any] = [
+            default if written == SIDE_DEFAULT else written
+            for written, default in zip(declared[role], battle.declarations(role), strict=True)
+        ]
+        side = battle.side(role)
+        sides[role] = Side(side.platoons, own, fortified=side.fortified)
+    try:
+        return Battle(
+            sides["attacker"], sides["defender"], battle.terrain, battle.garrison, battle.readings
+        )
+    except RulesError as error:  # CA-2, CA-10, CA-C1: the first platoon declared against its die
+        raise InputError(error, _against_its_die(battle, declared)) from None
+
+
+def _against_its_die(battle: Battle, declared: Mapping[str, list[object]]) -> Place:
+    for role in Role:
+        for index, (written, default) in enumerate(
+            zip(declared[role], battle.declarations(role), strict=True)
+        ):
+            if written != SIDE_DEFAULT and (written is None) != (default is None):
+                return (role, "platoons", index, "declaration")
+    return ()
+
+
+def _check(written: object) -> LeadershipCheck:
+    """CA-C5: the loser's check, on a Leadership or at a probability written as text."""
+    with located("leadership"):
+        fields = _object("leadership", written, CHECK_FIELDS)
+    with located("leadership", places={field: (field,) for field in CHECK_FIELDS}):
+        if "probability" in fields:
+            fields["probability"] = parse_probability(fields["probability"])
+        return LeadershipCheck(**fields)
