@@ -34,7 +34,7 @@
         setTimeout(() => { button.textContent = "Copy link"; }, 2000);
       });
     });
-    heading.append(button);
+    heading.insertBefore(button, heading.querySelector(".rr-code-link"));  // before "code"
   }
 
   // "#without-insane-courage" names a tab (its radio button): open it and show it.
