@@ -68,8 +68,8 @@ class _Page(HTMLParser):
         for name in ("src", "href"):
             if attrs.get(name):
                 self.references.append(attrs[name])
-        if tag == "meta" and attrs.get("name"):
-            self.meta[attrs["name"]] = attrs.get("content", "")
+        if tag == "meta" and (attrs.get("name") or attrs.get("property")):
+            self.meta[attrs.get("name") or attrs["property"]] = attrs.get("content", "")
         if tag == "meta" and attrs.get("http-equiv") == "refresh":
             self.redirect = attrs["content"].partition("url=")[2]
         if tag == "link" and attrs.get("rel") == "canonical":
@@ -203,6 +203,39 @@ def test_every_page_has_its_own_description_and_canonical_link(pages, site):
         re.sub(r"^https?://[^/]+", "", loc) for loc in re.findall(r"<loc>(.*?)</loc>", sitemap)
     }
     assert set(content) <= listed, f"pages missing from the sitemap: {set(content) - listed}"
+
+
+def test_every_page_previews_as_itself_in_a_chat(pages):
+    """Open Graph and Twitter tags carry each page's own title and description."""
+    for url, page in pages.items():
+        if url == "/404.html" or page.redirect:
+            continue
+        meta = page.meta
+        assert meta["og:description"] == meta["twitter:description"] == meta["description"], url
+        assert meta["og:title"] == meta["twitter:title"] and meta["og:title"], url
+        assert meta["og:url"] == page.canonical, url
+
+
+def test_every_rule_has_a_short_address_that_previews_it(pages, site):
+    """/r/br-6/ carries the rule's id, title and words in its tags, and sends the reader
+    on to the rule (a refresh and a visible link); r/index.json has the same words."""
+    import json
+
+    from rulesref.clauses import CLAUSES
+
+    words = json.loads((site / "r/index.json").read_text(encoding="utf-8"))
+    assert set(words) == {entry.anchor for entry in CLAUSES.values()}
+    for entry in CLAUSES.values():
+        short = pages[f"/r/{entry.anchor}/"]
+        rule = f"/{entry.document.page.removesuffix('.md')}/"
+        target = os.path.join(f"/r/{entry.anchor}/", short.redirect.partition("#")[0])
+        assert os.path.normpath(target) + "/" == rule, entry.id
+        assert short.redirect.endswith(f"#{entry.anchor}") and short.redirect in short.links
+        assert short.meta["og:title"].startswith(f"{entry.id} · {entry.title}"), entry.id
+        summary = words[entry.anchor]["words"]
+        assert summary and short.meta["og:description"] == summary == short.meta["description"]
+        assert "](" not in summary and "**" not in summary, summary  # plain words
+        assert short.canonical.endswith(f"{rule}#{entry.anchor}"), short.canonical
 
 
 def test_no_glossary_term_is_underlined_in_a_heading_or_a_link(pages):
