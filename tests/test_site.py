@@ -288,6 +288,36 @@ def test_every_probability_in_prose_is_checked_on_its_page():
     assert not unchecked, f"numbers in prose that no example prints: {sorted(unchecked)}"
 
 
+NOTEBOOK_PAGES = {
+    "break-test-tables": "odds/break-test",
+    "leadership-tables": "odds/leadership-test",
+    "campaign-battle-odds": "odds/campaign-battles",
+}
+
+
+def test_every_probability_in_notebook_prose_is_computed_on_its_page(site):
+    """A fraction or percentage in a notebook's prose is shown by one of its executed cells
+    on the built page, so no sentence of an odds page can drift from the numbers."""
+    import json
+
+    unchecked = []
+    notebooks = sorted((ROOT / "examples").glob("*.ipynb"))
+    assert {path.stem for path in notebooks} == set(NOTEBOOK_PAGES)
+    for path in notebooks:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        built = (site / NOTEBOOK_PAGES[path.stem] / "index.html").read_text(encoding="utf-8")
+        computed = " ".join(
+            re.sub(r"<[^>]+>", " ", chunk)
+            for chunk in built.split('<div class="jp-Cell ')
+            if not chunk.startswith("jp-MarkdownCell")
+        )
+        for number in set(PROSE_NUMBER.findall(_prose(prose))):
+            if not re.search(rf"(?<![\d/.]){re.escape(number)}(?![\d/])", computed):
+                unchecked.append(f"{path.name}: {number}")
+    assert not unchecked, f"numbers in notebook prose that no cell computes: {sorted(unchecked)}"
+
+
 def test_new_anchors_are_recorded(pages):
     new = sorted(published(pages) - set(ANCHORS.read_text().split()))
     assert not new, f"add these lines to {ANCHORS.name}:\n" + "\n".join(new)
