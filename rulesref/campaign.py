@@ -277,12 +277,15 @@ class Readings:
     - `clamp_rolls` (CA-C4): a modified roll below 0 counts as 0 (default: not clamped).
     - `woods_is_forest` (CA-C10): forest and woods are one terrain.
     - `mountain_both_sides` (CA-C11): both armies are in the mountain hex.
+    - `defence_minus_attack` (CA-C18): a side's Battle Damage is the enemy's defence minus
+      its own attack, the note's words taken literally (default: attack minus defence).
     """
 
     fubar_modified: bool = True
     clamp_rolls: bool = False
     woods_is_forest: bool = True
     mountain_both_sides: bool = True
+    defence_minus_attack: bool = False
 
     def __post_init__(self) -> None:
         readings_of(self)
@@ -983,8 +986,9 @@ def resolve_battle(
     leadership = checked_leadership(leadership)
     dice = {Role.ATTACKER: attacker_dice, Role.DEFENDER: defender_dice}
     rolled = {role: _totals(battle, role, dice[role]) for role in Role}
-    damage = {role: rolled[role].attack - rolled[role.enemy].defence for role in Role}
-    steps = _damage_steps(rolled, damage)
+    sign = -1 if battle.readings.defence_minus_attack else 1  # CA-C18
+    damage = {role: sign * (rolled[role].attack - rolled[role.enemy].defence) for role in Role}
+    steps = _damage_steps(rolled, damage, sign)
     assignments = {Role.ATTACKER: attacker_hits, Role.DEFENDER: defender_hits}
     hits = {role: hits_from_damage(damage[role.enemy]) for role in Role}
     after = {}
@@ -1006,14 +1010,20 @@ def resolve_battle(
     return BattleResult(results[Role.ATTACKER], results[Role.DEFENDER], found, passed, tuple(steps))
 
 
-def _damage_steps(rolled: Mapping[Role, _Rolled], damage: Mapping[Role, int]) -> list[Step]:
-    """The steps of the totals (CA-2) and the Battle Damage (CA-12) of both sides."""
+def _damage_steps(
+    rolled: Mapping[Role, _Rolled], damage: Mapping[Role, int], sign: int
+) -> list[Step]:
+    """The steps of the totals (CA-2) and the Battle Damage (CA-12, CA-C18) of both sides."""
     steps = [
         Step("CA-2", f"{r} attack {rolled[r].attack}, defence {rolled[r].defence}") for r in Role
     ]
     for r in Role:
-        sums = f"{rolled[r].attack} - {rolled[r.enemy].defence} = {damage[r]}"
-        steps.append(Step("CA-12", f"{r} Battle Damage {sums}"))
+        if sign == 1:
+            sums = f"{rolled[r].attack} - {rolled[r.enemy].defence} = {damage[r]}"
+            steps.append(Step("CA-12", f"{r} Battle Damage {sums}"))
+        else:
+            sums = f"{rolled[r.enemy].defence} - {rolled[r].attack} = {damage[r]}"
+            steps.append(Step("CA-C18", f"{r} Battle Damage {sums}"))
     return steps
 
 

@@ -268,6 +268,7 @@ _ALL = [
         ("CA-C15", "A repair costs one banked point per step", "garrison_turn"),
         ("CA-C16", "When the HQ's supply cut starts and ends", "army_supply"),
         ("CA-C17", "When the HQ surrenders", "hq_surrenders"),
+        ("CA-C18", "Battle Damage is attack minus defence", "Readings resolve_battle"),
     ),
     *_entries(
         _ST,

@@ -7,12 +7,13 @@ against the clause registry, `rulesref.clauses`, which gives the Rule index its 
 column (links to the Code pages, docs/hooks/clause_code.py).
 """
 
+import importlib.util
 import posixpath
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-
-from clause_code import markdown_link, public_names
+from types import ModuleType
 
 from rulesref.clauses import clause
 
@@ -88,10 +89,22 @@ def _rebased(rule: Rule, from_page: str) -> str:
     return re.sub(r"\]\(((?![a-z]+:)[^)]*)\)", rebase, rule.summary)
 
 
+def _sibling(name: str) -> ModuleType:
+    """Another hook of this folder (mkdocs loads each hook as a module of its own name)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
 def _code(rule: Rule, from_page: str) -> str:
     """The rule's implementing functions, each linked to its place on its Code page (a
     private helper by the public function it is shown under)."""
-    return ", ".join(markdown_link(shown, from_page) for shown in public_names(clause(rule.id)))
+    code = _sibling("clause_code")
+    return ", ".join(
+        code.markdown_link(shown, from_page) for shown in code.public_names(clause(rule.id))
+    )
 
 
 def on_page_markdown(markdown, page, config, files):
