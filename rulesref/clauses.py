@@ -150,6 +150,7 @@ _ALL = [
         ("BR-C6", "Modified Leadership is not capped", "modified_leadership"),
         ("BR-C7", "Equal is not more", "is_steadfast"),
         ("BR-C8", "An enemy of Skirmishers has no ranks to count", "is_steadfast"),
+        ("BR-C9", "A Disrupted unit shares its companions' ranks", "is_steadfast"),
     ),
     *_entries(
         _LD,
