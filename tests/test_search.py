@@ -40,10 +40,12 @@ QUERIES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def search(browser, base_url):  # noqa: F811
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def _searcher(browser, base_url, width: int):  # noqa: F811
+    """Types into the site's search box, as a player does, at a given width."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(base_url + "/")
+    if width < 1220:  # a phone opens the search from its icon
+        page.locator("label[for=__search]").first.click()
     box = page.locator("input.md-search__input")
     results = page.locator(".md-search-result__item")
 
@@ -64,6 +66,19 @@ def search(browser, base_url):  # noqa: F811
         preview = best.locator("p").first.inner_text() if best.locator("p").count() else ""
         return f"{path.partition('?')[0]}#{anchor}".removesuffix("#"), title, preview
 
+    return page, first
+
+
+@pytest.fixture(scope="module")
+def search(browser, base_url):  # noqa: F811
+    page, first = _searcher(browser, base_url, 1280)
+    yield first
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def phone_search(browser, base_url):  # noqa: F811
+    page, first = _searcher(browser, base_url, 390)
     yield first
     page.close()
 
@@ -87,3 +102,10 @@ def test_titles_carry_no_alias_and_previews_are_prose(search, query):
     assert title.startswith(rule + " · ") and "¶" not in title, title
     assert rule.replace("-", "") not in title.replace(rule, ""), title  # no "BR6" alias shown
     assert preview and "import" not in preview and "↓" not in preview, preview
+
+
+@pytest.mark.parametrize("query", ["BR-6", "br6", "BR6", "steadfast"])
+def test_a_phone_finds_the_rule_first_with_a_prose_preview(phone_search, query):
+    found, title, preview = phone_search(query)
+    assert found == "rules/break-test/#br-6" and title.startswith("BR-6 · "), (found, title)
+    assert "Steadfast" in preview and "import" not in preview, preview
