@@ -289,18 +289,22 @@ class Readings:
     - `disrupted_uses_ranks` (BR-C1): a Disrupted unit still counts its ranks.
     - `floor_per_unit` (BR-C2): each unit of a side needs Unit Strength 10, not the side.
     - `enemy_skirmishers_use_ranks` (BR-C8): an enemy of Skirmishers counts its ranks.
+    - `disrupted_side_needs_strength` (BR-C9): a side with a Disrupted unit in it is
+      Steadfast only by the greater Unit Strength, never by its other units' ranks.
 
     ```python
     from rulesref.break_test import Readings
 
-    print(Readings(floor_per_unit=True))
-    #> Readings(disrupted_uses_ranks=False, floor_per_unit=True, enemy_skirmishers_use_ranks=False)
+    each_unit = Readings(floor_per_unit=True)  # every other reading stays the site's
+    print(each_unit.floor_per_unit, each_unit.disrupted_uses_ranks)
+    #> True False
     ```
     """
 
     disrupted_uses_ranks: bool = False
     floor_per_unit: bool = False
     enemy_skirmishers_use_ranks: bool = False
+    disrupted_side_needs_strength: bool = False
 
     def __post_init__(self) -> None:
         readings_of(self)
@@ -332,14 +336,16 @@ def is_steadfast(
     *,
     readings: Readings = Readings(),
 ) -> bool:
-    """BR-6, BR-8, BR-C2, BR-C4, BR-C7, BR-C8: whether a defeated side (one unit or
+    """BR-6, BR-8, BR-C2, BR-C4, BR-C7, BR-C8, BR-C9: whether a defeated side (one unit or
     several) is Steadfast, its ranks counted by `usable_ranks`.
 
-    The side needs Unit Strength 10 or more (in total; the reading `floor_per_unit` asks
-    it of each unit) and either more ranks or more Unit Strength than the enemy, equal
-    being not more (all units summed on both sides). The enemy counts its ranks of five
-    or more models even when it is Disrupted; an enemy of Skirmishers has no ranks, only
-    Unit Strength (`enemy_skirmishers_use_ranks` is the other reading).
+    The side needs Unit Strength 10 or more (BR-C2: in total; the reading
+    `floor_per_unit` asks it of each unit) and either more ranks or more Unit Strength
+    than the enemy (BR-8: all units summed on both sides). The enemy counts its ranks of
+    five or more models even when it is Disrupted (BR-C4); an enemy of Skirmishers has no
+    ranks, only Unit Strength (BR-C8: `enemy_skirmishers_use_ranks` is the other reading).
+    A Disrupted unit shares the side's verdict, so its companions' ranks carry it (BR-C9:
+    `disrupted_side_needs_strength` is the other reading).
 
     ```python
     from rulesref.break_test import Unit, is_steadfast
@@ -361,7 +367,13 @@ def is_steadfast(
     their_ranks = sum(
         unit.ranks for unit in theirs if readings.enemy_skirmishers_use_ranks or not unit.skirmisher
     )
-    more_ranks = our_ranks > their_ranks
+    # BR-C9's other reading: a Disrupted unit denies the whole side the ranks (BR-8: all or none)
+    ranks_count = not (
+        readings.disrupted_side_needs_strength
+        and not readings.disrupted_uses_ranks
+        and any(unit.disrupted for unit in ours)
+    )
+    more_ranks = ranks_count and our_ranks > their_ranks
     more_strength = strength > sum(unit.unit_strength for unit in theirs)
     return enough and (more_ranks or more_strength)
 

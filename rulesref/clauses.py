@@ -150,6 +150,7 @@ _ALL = [
         ("BR-C6", "Modified Leadership is not capped", "modified_leadership"),
         ("BR-C7", "Equal is not more", "is_steadfast"),
         ("BR-C8", "An enemy of Skirmishers has no ranks to count", "is_steadfast"),
+        ("BR-C9", "A Disrupted unit shares its companions' ranks", "is_steadfast"),
     ),
     *_entries(
         _LD,
@@ -281,6 +282,7 @@ _ALL = [
         ("CA-C15", "A repair costs one banked point per step", "garrison_turn"),
         ("CA-C16", "When the HQ's supply cut starts and ends", "army_supply"),
         ("CA-C17", "When the HQ surrenders", "hq_surrenders"),
+        ("CA-C18", "Battle Damage is attack minus defence", "battle_damage Readings"),
     ),
     *_entries(
         _ST,

@@ -366,8 +366,13 @@ class CapturedIfPursued:
     def verdict(self, standard: Standard, clause: str, r: Round, readings: Readings) -> Verdict:
         why, victor = _why(self.why, r), PURSUIT[r.victor]
         if needs_pursuit(r, readings):
-            by = "the pursuer" if r.victor is Victor.PURSUES else "a victorious unit free to pursue"
-            return Verdict(standard, Fate.CAPTURED, clause, f"{why}, {victor}", by)
+            if r.victor is Victor.PURSUES:
+                return Verdict(standard, Fate.CAPTURED, clause, f"{why}, {victor}", "the pursuer")
+            # the other reading of ST-C1: ST-7 or ST-8 hands both standards to a victor free
+            # to pursue, which ST-1 alone never does, so the clause that decides is theirs
+            handed = "ST-7" if r.character is Character.BREAKS else "ST-8"
+            by = "a victorious unit free to pursue"
+            return Verdict(standard, Fate.CAPTURED, handed, f"{why}, {victor}", by)
         return Verdict(standard, Fate.LOST, clause, f"{why}, {victor}: trampled")
 
 

@@ -1,4 +1,4 @@
-"""The "Break?" rules (BR-1 to BR-15, clarifications BR-C1 to BR-C8) against brute force,
+"""The "Break?" rules (BR-1 to BR-15, clarifications BR-C1 to BR-C9) against brute force,
 a seeded simulation, the document's own examples, and hypothesis properties."""
 
 import random
@@ -269,6 +269,43 @@ def test_brc8_enemy_skirmishers_have_no_ranks_unless_the_other_reading():
     assert is_steadfast(Unit(30, 6), [Unit(10, 5), rangers])  # 5 ranks against 2
     with pytest.raises(RulesError, match="enemy_skirmishers_use_ranks"):
         is_steadfast(militia, rangers, readings=Readings(enemy_skirmishers_use_ranks="no"))
+
+
+def test_brc9_a_disrupted_unit_shares_its_companions_ranks_unless_the_other_reading():
+    spearmen, flanked = Unit(20, 5), Unit(10, 5, disrupted=True)  # 4 ranks; none usable
+    knights = Unit(8, 4, unit_strength=40)  # no rank, the greater Unit Strength
+    assert is_steadfast([spearmen, flanked], knights)  # 4 ranks against 0, for both units
+    strength_only = Readings(disrupted_side_needs_strength=True)
+    assert not is_steadfast([spearmen, flanked], knights, readings=strength_only)
+    assert is_steadfast([spearmen, flanked], Unit(8, 4), readings=strength_only)  # 30 > 8
+    assert is_steadfast(spearmen, knights, readings=strength_only)  # no Disrupted unit
+    # with BR-C1's other reading the Disrupted unit counts its own ranks: nothing to deny
+    both = Readings(disrupted_uses_ranks=True, disrupted_side_needs_strength=True)
+    assert is_steadfast([spearmen, flanked], knights, readings=both)
+
+
+units = st.integers(min_value=1, max_value=40).flatmap(
+    lambda models: st.builds(
+        Unit,
+        st.just(models),
+        st.integers(min_value=1, max_value=min(models, 10)),
+        disrupted=st.booleans(),
+    )
+)
+sides = st.lists(units, min_size=1, max_size=3)
+
+
+@given(sides, sides)
+def test_brc9_the_other_reading_denies_only_ranks_to_a_side_with_a_disrupted_unit(ours, theirs):
+    """Against the sums of BR-6 to BR-9 written out: the other reading of BR-C9 changes a
+    verdict only for a side with a Disrupted unit that is Steadfast by ranks alone."""
+    strength = sum(u.unit_strength for u in ours)
+    by_ranks = sum(u.ranks for u in ours if not u.disrupted) > sum(u.ranks for u in theirs)
+    by_strength = strength > sum(u.unit_strength for u in theirs)
+    disrupted = any(u.disrupted for u in ours)
+    assert is_steadfast(ours, theirs) == (strength >= 10 and (by_ranks or by_strength))
+    other = is_steadfast(ours, theirs, readings=Readings(disrupted_side_needs_strength=True))
+    assert other == (strength >= 10 and ((by_ranks and not disrupted) or by_strength))
 
 
 @given(

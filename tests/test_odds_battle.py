@@ -85,9 +85,10 @@ def brute_force(battle: Battle, pass_probability: Rational):
                 if roll:
                     platoon = battle.side(role).platoons[i]
                     totals[role, roll] += value(platoon, roll, role, battle, die.get((role, i)))
+        sign = -1 if battle.readings.defence_minus_attack else 1  # CA-C18's other reading
         damage = {
-            "attacker": totals["attacker", "attack"] - totals["defender", "defence"],
-            "defender": totals["defender", "attack"] - totals["attacker", "defence"],
+            "attacker": sign * (totals["attacker", "attack"] - totals["defender", "defence"]),
+            "defender": sign * (totals["defender", "attack"] - totals["attacker", "defence"]),
         }
         state = {}
         for role in Role:
@@ -526,3 +527,23 @@ def test_battle_damage_adds_up_over_the_dice(attack, more_attack, defence, more_
     whole = battle_damage(attack + more_attack, defence + more_defence)
     assert whole == battle_damage(attack, defence) + battle_damage(more_attack, more_defence)
     assert battle_damage(attack, defence) == battle_damage(attack, 0) + battle_damage(0, defence)
+
+
+def test_ca_c18_battle_damage_is_attack_minus_defence_unless_read_literally():
+    """CA-C18: our reading (attack minus the enemy's defence) and the literal order of the
+    note's words (the enemy's defence minus one's attack), the odds of both against the
+    enumeration of every roll."""
+    literal = Readings(defence_minus_attack=True)
+    sides = Side([INFANTRY, INFANTRY], ["attack", "defence"]), Side([ARTILLERY], ["defence"])
+    ours, theirs = Battle(*sides), Battle(*sides, readings=literal)
+    assert resolve_battle(ours, [6, 2], [4]).attacker.battle_damage == 6 - (4 + 2 + 1)
+    result = resolve_battle(theirs, [6, 2], [4])
+    assert result.attacker.battle_damage == (4 + 2 + 1) - 6
+    assert any(step.clause == "CA-C18" for step in result.steps)
+    for battle in (*SMALL_BATTLES.values(), ours):
+        other = Battle(battle.attacker, battle.defender, battle.terrain, battle.garrison, literal)
+        assert agrees_with_brute_force(other).battle_damage == {
+            role: {-d: p for d, p in sorted(odds.items(), reverse=True)}
+            for role, odds in battle_odds(battle).battle_damage.items()
+        }
+    assert battle_odds(theirs).hits != battle_odds(ours).hits  # the reading changes the odds

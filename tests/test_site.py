@@ -68,8 +68,8 @@ class _Page(HTMLParser):
         for name in ("src", "href"):
             if attrs.get(name):
                 self.references.append(attrs[name])
-        if tag == "meta" and attrs.get("name"):
-            self.meta[attrs["name"]] = attrs.get("content", "")
+        if tag == "meta" and (attrs.get("name") or attrs.get("property")):
+            self.meta[attrs.get("name") or attrs["property"]] = attrs.get("content", "")
         if tag == "meta" and attrs.get("http-equiv") == "refresh":
             self.redirect = attrs["content"].partition("url=")[2]
         if tag == "link" and attrs.get("rel") == "canonical":
@@ -205,6 +205,39 @@ def test_every_page_has_its_own_description_and_canonical_link(pages, site):
     assert set(content) <= listed, f"pages missing from the sitemap: {set(content) - listed}"
 
 
+def test_every_page_previews_as_itself_in_a_chat(pages):
+    """Open Graph and Twitter tags carry each page's own title and description."""
+    for url, page in pages.items():
+        if url == "/404.html" or page.redirect:
+            continue
+        meta = page.meta
+        assert meta["og:description"] == meta["twitter:description"] == meta["description"], url
+        assert meta["og:title"] == meta["twitter:title"] and meta["og:title"], url
+        assert meta["og:url"] == page.canonical, url
+
+
+def test_every_rule_has_a_short_address_that_previews_it(pages, site):
+    """/r/br-6/ carries the rule's id, title and words in its tags, and sends the reader
+    on to the rule (a refresh and a visible link); r/index.json has the same words."""
+    import json
+
+    from rulesref.clauses import CLAUSES
+
+    words = json.loads((site / "r/index.json").read_text(encoding="utf-8"))
+    assert set(words) == {entry.anchor for entry in CLAUSES.values()}
+    for entry in CLAUSES.values():
+        short = pages[f"/r/{entry.anchor}/"]
+        rule = f"/{entry.document.page.removesuffix('.md')}/"
+        target = os.path.join(f"/r/{entry.anchor}/", short.redirect.partition("#")[0])
+        assert os.path.normpath(target) + "/" == rule, entry.id
+        assert short.redirect.endswith(f"#{entry.anchor}") and short.redirect in short.links
+        assert short.meta["og:title"].startswith(f"{entry.id} · {entry.title}"), entry.id
+        summary = words[entry.anchor]["words"]
+        assert summary and short.meta["og:description"] == summary == short.meta["description"]
+        assert "](" not in summary and "**" not in summary, summary  # plain words
+        assert short.canonical.endswith(f"{rule}#{entry.anchor}"), short.canonical
+
+
 def test_no_glossary_term_is_underlined_in_a_heading_or_a_link(pages):
     for url, page in pages.items():
         assert all(place.startswith("section") for place in page.abbr_in), url
@@ -226,7 +259,9 @@ def test_search_previews_are_prose(site):
     code = [d["location"] for d in index["docs"] if re.search(r"\bimport \w+|^from \w", d["text"])]
     assert not code, f"code in search previews: {code}"
     br6 = [d for d in index["docs"] if d["location"].endswith("#br-6")]
-    assert br6 and "BR6" in br6[0]["title"] and br6[0]["text"]
+    # its other spellings weigh as title words, in an element no result shows
+    visible, _, hidden = br6[0]["title"].partition('<span class="rr-alias" hidden>')
+    assert br6 and "BR6" in hidden and "BR6" not in visible and br6[0]["text"]
     odds = [d["text"] for d in index["docs"] if d["location"].startswith("odds/break-test/")]
     assert any("Insane Courage" in text for text in odds), "the odds pages' prose is searchable"
 
@@ -251,6 +286,36 @@ def test_every_probability_in_prose_is_checked_on_its_page():
             if not re.search(rf"(?<![\d/.]){re.escape(number)}(?![\d/])", printed):
                 unchecked.append(f"{path.relative_to(ROOT)}: {number}")
     assert not unchecked, f"numbers in prose that no example prints: {sorted(unchecked)}"
+
+
+NOTEBOOK_PAGES = {
+    "break-test-tables": "odds/break-test",
+    "leadership-tables": "odds/leadership-test",
+    "campaign-battle-odds": "odds/campaign-battles",
+}
+
+
+def test_every_probability_in_notebook_prose_is_computed_on_its_page(site):
+    """A fraction or percentage in a notebook's prose is shown by one of its executed cells
+    on the built page, so no sentence of an odds page can drift from the numbers."""
+    import json
+
+    unchecked = []
+    notebooks = sorted((ROOT / "examples").glob("*.ipynb"))
+    assert {path.stem for path in notebooks} == set(NOTEBOOK_PAGES)
+    for path in notebooks:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        built = (site / NOTEBOOK_PAGES[path.stem] / "index.html").read_text(encoding="utf-8")
+        computed = " ".join(
+            re.sub(r"<[^>]+>", " ", chunk)
+            for chunk in built.split('<div class="jp-Cell ')
+            if not chunk.startswith("jp-MarkdownCell")
+        )
+        for number in set(PROSE_NUMBER.findall(_prose(prose))):
+            if not re.search(rf"(?<![\d/.]){re.escape(number)}(?![\d/])", computed):
+                unchecked.append(f"{path.name}: {number}")
+    assert not unchecked, f"numbers in notebook prose that no cell computes: {sorted(unchecked)}"
 
 
 def test_new_anchors_are_recorded(pages):

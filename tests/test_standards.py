@@ -229,6 +229,11 @@ def test_stc1_the_other_reading_changes_only_st7_and_st8():
         if changed:
             assert r.victor is Victor.FREE and r.army_standard and not r.alone
             assert theirs[-1].clause in ("ST-7", "ST-8")  # the army standard
+            # and the regimental one: ST-1 never hands a standard to a victor that stays
+            assert {b.clause for a, b in zip(ours, theirs, strict=True) if a != b} <= {
+                "ST-7",
+                "ST-8",
+            }
             assert set(changed) == {(Fate.LOST, Fate.CAPTURED)}
 
 

@@ -1,24 +1,34 @@
-"""MkDocs hook: show the code of each rule under its heading, drawn from the clause registry.
+"""MkDocs hook: the code of the rules, shown once, one tap away from each rule.
 
-On a rules page, after the first paragraph under a clause or clarification heading
-(`### BR-5 · ... {#br-5}`), one collapsed block for each function or class that
-`rulesref.clauses` binds to it: its source, read from the module at build time (never a
-copy), its file and lines, and a link to its entry on the Python API page. A section
-that is not a rule names what it shows in a comment line: `<!-- code: rulesref.dice -->`.
+Players read the rules; programmers read the code. So a rules page shows no code: each
+rule heading (`### BR-5 · ... {#br-5}`) gets one small "code" link, and a section that is
+not a rule but was computed by code names it in a comment line
+(`<!-- code: rulesref.dice -->`), which becomes the same small link. Both lead to the
+document's Code page, `code/<page>.md` under "For programmers", whose marker line
+`<!-- code of the rules -->` is replaced here by the rules' index and then each
+function or class the clause registry (`rulesref.clauses`) binds to the document's rules,
+once, with its source (read from the module at build time, never a copy), its file and
+lines, its entry on the Python API page and the ids of the rules it implements, each
+linking back. A private helper is shown under the public name that calls it, so its name
+never reaches a players' page; a name bound by two documents is shown on the first.
 """
 
+import ast
 import importlib
 import inspect
 import posixpath
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-from rulesref.clauses import clause
+from rulesref.clauses import CLAUSES, Clause, Document
 
-RULE_HEADING = re.compile(r"^#{2,6} .*\{#(?P<anchor>[a-z]{2}-c?\d+)\}\s*$")
-NAMED = re.compile(r"^<!-- code: (?P<names>[\w. ]+) -->\s*$")
+RULE_HEADING = re.compile(r'(<h([2-6]) id="((?:br|ld|ca|st)-c?\d+)"[^>]*>.*?)(</h\2>)', re.S)
+NAMED = re.compile(r"^<!-- code: (?P<names>[\w. ]+) -->\s*$", re.M)
 API_PAGE = "api.md"
+CODE_MARKER = "<!-- code of the rules -->"
 ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
 
 
 def _object(name: str) -> object:
@@ -29,6 +39,14 @@ def _object(name: str) -> object:
         return getattr(importlib.import_module(module), attribute)
 
 
+def _short(name: str) -> str:
+    return name.rpartition(".")[2]
+
+
+def _is_private(name: str) -> bool:
+    return name.rpartition(".")[2].startswith("_")
+
+
 def _api_anchor(name: str) -> str:
     """The name's entry on the API page, or its module's if the name is not public."""
     module, _, attribute = name.rpartition(".")
@@ -37,57 +55,240 @@ def _api_anchor(name: str) -> str:
     return name if inspect.ismodule(_object(name)) else module
 
 
-def code_block(name: str, from_page: str) -> str:
-    """A collapsed admonition with the source of `name` (a module, class or function)."""
-    found = _object(name)
+def _constants_using(source: str, word: str) -> set[str]:
+    """The module constants whose value names `word` (`MODIFIERS = (_ca3_artillery, ...)`)."""
+    found = set()
+    for statement in ast.parse(source).body:
+        if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+            if re.search(rf"\b{word}\b", ast.get_source_segment(source, statement.value) or ""):
+                targets = (
+                    statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                )
+                found |= {target.id for target in targets if isinstance(target, ast.Name)}
+    return found
+
+
+def public_caller(name: str) -> str:
+    """The public name of the same module whose code reaches the private `name`, directly,
+    through another private function or through a module constant that names it."""
+    module_name, _, short = name.rpartition(".")
+    module = importlib.import_module(module_name)
+    source = inspect.getsource(module)
+    seen, wanted = {short}, [short]
+    while wanted:
+        used = wanted.pop(0)
+        words = {used} | _constants_using(source, used)
+        for other, found in vars(module).items():
+            if other in seen or getattr(found, "__module__", None) != module_name:
+                continue
+            code = inspect.getsource(found) if callable(found) else ""
+            if any(re.search(rf"\b{word}\b", code) for word in words):
+                if other in getattr(module, "__all__", ()):
+                    return f"{module_name}.{other}"
+                seen.add(other)
+                wanted.append(other)
+    raise ValueError(f"no public name of {module_name} reaches {name}")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One name on a Code page: the rules it implements, and the private helpers under it."""
+
+    name: str
+    page: str  # the Code page, from docs_dir
+    rules: tuple[Clause, ...]
+    helpers: tuple["Shown", ...] = ()
+
+    @property
+    def anchor(self) -> str:
+        return self.name
+
+
+def code_page(document: Document) -> str:
+    return "code/" + document.page.removeprefix("rules/")
+
+
+def _marked(document: Document) -> list[str]:
+    """The names a rules page's non-rule sections name in `<!-- code: ... -->` lines."""
+    text = (DOCS / document.page).read_text(encoding="utf-8")
+    return [name for found in NAMED.finditer(text) for name in found["names"].split()]
+
+
+def shown_names() -> dict[str, Shown]:
+    """Every name shown on a Code page, helpers included, each once, by qualified name."""
+    places: dict[str, Shown] = {}
+    for document in Document:
+        page = code_page(document)
+        bound = [entry for entry in CLAUSES.values() if entry.document is document]
+        order = [name for entry in bound for name in entry.code] + _marked(document)
+        rules = {name: tuple(e for e in CLAUSES.values() if name in e.code) for name in order}
+        helpers: dict[str, list[str]] = {}
+        for name in dict.fromkeys(order):
+            if name in places:
+                continue  # bound by an earlier document: shown there
+            if _is_private(name):
+                helpers.setdefault(public_caller(name), []).append(name)
+            else:
+                helpers.setdefault(name, [])
+        for name, private in helpers.items():
+            if name in places:  # a caller shown by an earlier document takes the helpers
+                raise ValueError(f"{name} is shown on {places[name].page}; move {private} there")
+            under = tuple(Shown(p, page, rules[p]) for p in private)
+            places[name] = Shown(name, page, rules.get(name, ()), under)
+            places.update({helper.name: helper for helper in under})
+    return places
+
+
+def _relative(target: str, from_page: str) -> str:
+    return posixpath.relpath(target, posixpath.dirname(from_page) or ".")
+
+
+def _url(target: str, from_page: str) -> str:
+    """The built address of the page `target` from the page `from_page` (both .md)."""
+    if target == from_page:
+        return ""
+    return posixpath.relpath(target.removesuffix(".md"), from_page.removesuffix(".md")) + "/"
+
+
+def _link(shown: Shown, from_page: str) -> str:
+    """Markdown's link to a shown name, from a page of docs_dir."""
+    page = _relative(shown.page, from_page)
+    return f"{page}#{shown.anchor}" if shown.page != from_page else f"#{shown.anchor}"
+
+
+def _section(shown: Shown, level: int) -> list[str]:
+    """A name's part of its Code page: title, rules, place, source, then its helpers."""
+    found = _object(shown.name)
     lines, first = inspect.getsourcelines(found)
     first = max(first, 1)  # a module starts at line 0
     path = Path(inspect.getsourcefile(found)).resolve().relative_to(ROOT).as_posix()
-    short = name.rpartition(".")[2]
-    api = posixpath.relpath(API_PAGE, posixpath.dirname(from_page) or ".")
+    short = shown.name.rpartition(".")[2] if not inspect.ismodule(found) else path
+    api = _relative(API_PAGE, shown.page)
     source = "".join(lines)
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", source)), default=0))
-    shown = f"`{short}` in `{path}`" if not inspect.ismodule(found) else f"`{path}`"
+    rules = ", ".join(
+        f"[{r.id}]({_relative(r.document.page, shown.page)}#{r.anchor})" for r in shown.rules
+    )
+    title = (
+        [f"{'#' * level} `{short}` {{#{shown.anchor}}}"]
+        if not _is_private(shown.name)  # a helper is no heading: its anchor is not published
+        else [
+            f'<p class="rr-code-helper" id="{shown.anchor}"><strong><code>{short}</code></strong>,'
+            f" a helper of the function above</p>"
+        ]
+    )
+    return [
+        *title,
+        "",
+        *([f"Implements {rules}.", ""] if rules else []),
+        f"`{path}`, lines {first}–{first + len(lines) - 1} · "
+        f"[`{shown.name}` on the Python API page]({api}#{_api_anchor(shown.name)})",
+        "",
+        f"{fence}python",
+        *(line.rstrip() for line in source.splitlines()),
+        fence,
+        "",
+        *(line for helper in shown.helpers for line in _section(helper, level)),
+    ]
+
+
+def code_markdown(document: Document, places: dict[str, Shown]) -> str:
+    """The generated part of a document's Code page: its rules' index, then each name."""
+    page = code_page(document)
+    rules_url = _url(document.page, page)
+    top = [shown for shown in places.values() if shown.page == page and not _is_private(shown.name)]
+    index = []
+    for entry in (e for e in CLAUSES.values() if e.document is document and e.code):
+        links = ", ".join(
+            f'<a href="{_url(s.page, page)}#{s.anchor}"><code>{_short(s.name)}</code></a>'
+            for s in public_names(entry)
+        )
+        index.append(
+            f'<li id="{entry.anchor}"><a href="{rules_url}#{entry.anchor}">{entry.id}</a>'
+            f" {entry.title}: {links}</li>"
+        )
     return "\n".join(
         [
-            f'??? abstract "Code: {shown}"',
+            "## By rule {#by-rule}",
             "",
-            f"    `{path}`, lines {first}–{first + len(lines) - 1} · "
-            f"[`{name}` on the Python API page]({api}#{_api_anchor(name)})",
+            '<ul class="rr-code-index">',
+            *index,
+            "</ul>",
             "",
-            f"    {fence}python",
-            *(f"    {line}".rstrip() for line in source.splitlines()),
-            f"    {fence}",
-            "",
+            *(line for shown in top for line in _section(shown, 2)),
         ]
     )
 
 
-def with_code(markdown: str, page: str) -> str:
-    """The page with the code of each rule after its first paragraph."""
-    out: list[str] = []
-    pending: tuple[str, ...] = ()  # names waiting for the end of the first paragraph
-    in_paragraph = False
-    for line in markdown.splitlines():
-        named = NAMED.match(line)
-        if named:
-            out += [code_block(name, page) for name in named["names"].split()]
-            continue
-        if pending and line.strip():
-            in_paragraph = True
-        elif pending and in_paragraph:
-            out += ["", *(code_block(name, page) for name in pending)]
-            pending, in_paragraph = (), False
-        out.append(line)
-        heading = RULE_HEADING.match(line)
-        if heading:
-            pending = clause(heading["anchor"]).code
-    if pending:
-        out += ["", *(code_block(name, page) for name in pending)]
-    return "\n".join(out) + "\n"
+def _public(shown: Shown) -> Shown:
+    """The shown name, or for a helper its public caller (under which it is shown)."""
+    return shown if not _is_private(shown.name) else PLACES_BY_HELPER[shown.name]
+
+
+PLACES = shown_names()
+PLACES_BY_HELPER = {h.name: s for s in PLACES.values() for h in s.helpers}
+
+
+def public_names(entry: Clause) -> tuple[Shown, ...]:
+    """The public names under which a rule's code is shown, each once."""
+    return tuple(dict.fromkeys(_public(PLACES[name]) for name in entry.code))
+
+
+def markdown_link(shown: Shown, from_page: str) -> str:
+    """A Markdown link to a shown name, its short name as the text."""
+    return f"[`{shown.name.rpartition('.')[2]}`]({_link(shown, from_page)})"
+
+
+def code_link(entry: Clause, from_page: str) -> str:
+    """Where a rule's code is: its one public name's section, or its line of the index."""
+    names = public_names(entry)
+    if len(names) == 1:
+        shown = next(iter(names))
+        return f"{_url(shown.page, from_page)}#{shown.anchor}"
+    return f"{_url(code_page(entry.document), from_page)}#{entry.anchor}"
+
+
+def with_code_links(html: str, page: str) -> str:
+    """Each rule heading with its small "code" link (site.js puts "Copy link" before it)."""
+
+    def add(match: re.Match) -> str:
+        entry = CLAUSES[match[3].upper()]
+        if not entry.code:
+            return match[0]
+        link = (
+            f'<a class="rr-code-link" data-search-exclude href="{code_link(entry, page)}"'
+            f' aria-label="Code of {entry.id}">code</a>'
+        )
+        return f"{match[1]}{link}{match[4]}"
+
+    return RULE_HEADING.sub(add, html)
+
+
+def with_marked_links(markdown: str, page: str) -> str:
+    """Each `<!-- code: NAME -->` line as a small link to NAME on the Code page."""
+
+    def link(found: re.Match) -> str:
+        names = found["names"].split()
+        links = " · ".join(
+            "code: " + markdown_link(shown, page)
+            for shown in dict.fromkeys(_public(PLACES[name]) for name in names)
+        )
+        return f'<p class="rr-code-links" markdown>{links}</p>'
+
+    return NAMED.sub(link, markdown)
 
 
 def on_page_markdown(markdown, page, config, files):
+    uri = page.file.src_uri
+    if uri.startswith("code/"):
+        document = next(d for d in Document if code_page(d) == uri)
+        return markdown.replace(CODE_MARKER, code_markdown(document, PLACES))
+    if uri.startswith("rules/"):
+        return with_marked_links(markdown, uri)
+    return markdown
+
+
+def on_page_content(html, page, config, files):
     if not page.file.src_uri.startswith("rules/"):
-        return markdown
-    return with_code(markdown, page.file.src_uri)
+        return html
+    return with_code_links(html, page.file.src_uri)

@@ -4,13 +4,16 @@ A rule or clarification is a heading of a page under `docs/rules/` of the form
 `### BR-5 · Insane Courage {#br-5}`. The index pages are generated from those
 headings at build time, so they cannot miss one; the tests check the headings
 against the clause registry, `rulesref.clauses`, which gives the Rule index its code
-column.
+column (links to the Code pages, docs/hooks/clause_code.py).
 """
 
+import importlib.util
 import posixpath
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from rulesref.clauses import clause
 
@@ -86,9 +89,22 @@ def _rebased(rule: Rule, from_page: str) -> str:
     return re.sub(r"\]\(((?![a-z]+:)[^)]*)\)", rebase, rule.summary)
 
 
-def _code(rule: Rule) -> str:
-    """The rule's implementing functions, as plain code (the site has no API page to link)."""
-    return ", ".join(f"`{name.removeprefix('rulesref.')}`" for name in clause(rule.id).code)
+def _sibling(name: str) -> ModuleType:
+    """Another hook of this folder (mkdocs loads each hook as a module of its own name)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
+def _code(rule: Rule, from_page: str) -> str:
+    """The rule's implementing functions, each linked to its place on its Code page (a
+    private helper by the public function it is shown under)."""
+    code = _sibling("clause_code")
+    return ", ".join(
+        code.markdown_link(shown, from_page) for shown in code.public_names(clause(rule.id))
+    )
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -111,5 +127,7 @@ def on_page_markdown(markdown, page, config, files):
         else:
             page_title = rule.page.removeprefix("rules/").removesuffix(".md")
             link = _link(rule, page.file.src_uri)
-            rows.append(f"| {link} | {rule.title} | {page_title} | {_code(rule)} |")
+            rows.append(
+                f"| {link} | {rule.title} | {page_title} | {_code(rule, page.file.src_uri)} |"
+            )
     return markdown.replace(marker, "\n".join(rows))

@@ -1,9 +1,12 @@
 // Small helpers for every page: a copy-link button on each rule and clarification
-// heading, and links that open the content tab they name.
+// heading (it copies the rule's short address, /r/br-6/), previews of the rules that
+// cross-references name, and links that open the content tab they name.
 "use strict";
 
 (() => {
   const RULE = /^(?:br|ld|ca|st)-c?\d+$/;
+  const config = document.getElementById("__config");
+  const base = new URL(`${config ? JSON.parse(config.textContent).base : "."}/`, location.href);
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
@@ -27,15 +30,103 @@
     button.textContent = "Copy link";
     button.setAttribute("aria-label", `Copy the link to ${heading.id.toUpperCase()}`);
     button.addEventListener("click", () => {
-      const address = `${location.origin}${location.pathname}#${heading.id}`;
+      const address = new URL(`r/${heading.id}/`, base).href;  // its short address
       copyText(address).then(() => {
         button.textContent = "Copied";
         button.dataset.copied = address;
         setTimeout(() => { button.textContent = "Copy link"; }, 2000);
       });
     });
-    heading.append(button);
+    heading.insertBefore(button, heading.querySelector(".rr-code-link"));  // before "code"
   }
+
+  // Previews: a link to a rule shows the rule's title and words, on hover or keyboard
+  // focus, and on a touch screen from a small button after the link. The words come
+  // from r/index.json (docs/hooks/short_links.py), fetched from this site once.
+  let rules = null;
+  const preview = document.createElement("div");
+  preview.id = "rr-preview";
+  preview.className = "rr-preview md-typeset";
+  preview.setAttribute("role", "tooltip");
+  preview.hidden = true;
+  document.body.append(preview);
+  let shownFor = null;
+  let hideTimer = 0;
+
+  function ruleOf(link) {
+    const url = new URL(link.href, location.href);
+    const id = url.hash.slice(1);
+    if (!RULE.test(id) || url.origin !== location.origin) return null;
+    return url.pathname.startsWith(new URL("rules/", base).pathname) ? id : null;
+  }
+
+  async function show(link, id) {
+    clearTimeout(hideTimer);
+    if (!rules) {
+      try {
+        rules = await (await fetch(new URL("r/index.json", base))).json();
+      } catch {
+        return;  // no preview; the link still works
+      }
+    }
+    const rule = rules[id];
+    if (!rule) return;
+    preview.replaceChildren();
+    const title = document.createElement("strong");
+    title.textContent = `${rule.id} · ${rule.title}`;
+    const words = document.createElement("p");
+    words.textContent = rule.words;
+    preview.append(title, words);
+    preview.hidden = false;
+    const box = link.getBoundingClientRect();
+    const width = Math.min(360, document.documentElement.clientWidth - 16);
+    preview.style.width = `${width}px`;
+    preview.style.left = `${Math.max(8, Math.min(box.left, document.documentElement.clientWidth - width - 8)) + scrollX}px`;
+    preview.style.top = `${box.bottom + scrollY + 6}px`;
+    link.setAttribute("aria-describedby", preview.id);
+    shownFor = link;
+  }
+
+  function hide() {
+    preview.hidden = true;
+    if (shownFor) {
+      shownFor.removeAttribute("aria-describedby");
+      const button = shownFor.nextElementSibling;
+      if (button && button.matches(".rr-preview-button")) button.setAttribute("aria-expanded", "false");
+    }
+    shownFor = null;
+  }
+
+  const touch = matchMedia("(hover: none)").matches;
+  for (const link of document.querySelectorAll(".md-content .md-typeset a[href]")) {
+    if (link.closest("h1, h2, h3, h4, h5, h6, .md-button") || link.matches(".rr-code-link")) continue;
+    const id = ruleOf(link);
+    if (!id) continue;
+    link.addEventListener("mouseenter", () => show(link, id));
+    link.addEventListener("focus", () => show(link, id));
+    link.addEventListener("mouseleave", () => { hideTimer = setTimeout(hide, 300); });
+    link.addEventListener("blur", () => { hideTimer = setTimeout(hide, 300); });
+    if (touch) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "rr-preview-button";
+      button.textContent = "i";
+      button.setAttribute("aria-label", `Preview ${id.toUpperCase()}`);
+      button.setAttribute("aria-expanded", "false");
+      button.setAttribute("aria-controls", preview.id);
+      button.addEventListener("click", (event) => {
+        event.stopPropagation();
+        if (shownFor === link) { hide(); return; }
+        hide();
+        show(link, id).then(() => button.setAttribute("aria-expanded", String(!preview.hidden)));
+      });
+      link.after(button);
+    }
+  }
+  preview.addEventListener("mouseenter", () => clearTimeout(hideTimer));  // can be hovered
+  preview.addEventListener("mouseleave", () => { hideTimer = setTimeout(hide, 300); });
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") hide(); });
+  document.addEventListener("click", (event) => { if (!preview.contains(event.target)) hide(); });
 
   // "#without-insane-courage" names a tab (its radio button): open it and show it.
   function openTab() {

@@ -3,7 +3,7 @@
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from rulesref.campaign.model import MAX_BATTLE_DAMAGE, MAX_PLATOONS, Platoon
+from rulesref.campaign.model import MAX_BATTLE_DAMAGE, MAX_PLATOONS, Platoon, Readings
 from rulesref.errors import (
     RulesError,
     sequence_of,
@@ -131,20 +131,23 @@ def _assignable(platoons: Sequence[Platoon], hits: int) -> int:
     return whole_number("hits", hits, 0, sum(p.steps_left for p in platoons))
 
 
-def battle_damage(attack: int, defence: int) -> int:
-    """CA-12, CA-C3: a side's Battle Damage, its attack total less the enemy's defence
-    total (negative when the enemy defends better, and it still counts).
+def battle_damage(attack: int, defence: int, readings: Readings = Readings()) -> int:
+    """CA-12, CA-C3, CA-C18: a side's Battle Damage, its attack total less the enemy's
+    defence total (negative when the enemy defends better, and it still counts); the
+    reading `defence_minus_attack` takes the note's words in their literal order.
 
     ```python
-    from rulesref.campaign import battle_damage
+    from rulesref.campaign import Readings, battle_damage
 
     print(battle_damage(12, 5), battle_damage(3, 7))
     #> 7 -4
+    print(battle_damage(12, 5, Readings(defence_minus_attack=True)))
+    #> -7
     ```
     """
     whole_number("attack", attack, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
     whole_number("defence", defence, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
-    return attack - defence
+    return defence - attack if readings.defence_minus_attack else attack - defence
 
 
 def hits_from_damage(battle_damage: int) -> int:

@@ -215,12 +215,15 @@ class Readings:
     - `clamp_rolls` (CA-C4): a modified roll below 0 counts as 0 (default: not clamped).
     - `woods_is_forest` (CA-C10): forest and woods are one terrain.
     - `mountain_both_sides` (CA-C11): both armies are in the mountain hex.
+    - `defence_minus_attack` (CA-C18): a side's Battle Damage is the enemy's defence minus
+      its own attack, the note's words taken literally (default: attack minus defence).
     """
 
     fubar_modified: bool = True
     clamp_rolls: bool = False
     woods_is_forest: bool = True
     mountain_both_sides: bool = True
+    defence_minus_attack: bool = False
 
     def __post_init__(self) -> None:
         readings_of(self)

@@ -13,7 +13,7 @@ from rulesref.campaign.hits import (
     fewest_withdrawals,
     hits_from_damage,
 )
-from rulesref.campaign.model import Battle, Fate, Platoon, Role, Roll
+from rulesref.campaign.model import Battle, Fate, Platoon, Readings, Role, Roll
 from rulesref.campaign.rolls import RollExplanation, explain_roll
 from rulesref.campaign.victory import (
     BattleVerdict,
@@ -148,8 +148,11 @@ def resolve_battle(
     leadership = checked_leadership(leadership)
     dice = {Role.ATTACKER: attacker_dice, Role.DEFENDER: defender_dice}
     rolled = {role: _totals(battle, role, dice[role]) for role in Role}
-    damage = {role: battle_damage(rolled[role].attack, rolled[role.enemy].defence) for role in Role}
-    steps = _damage_steps(rolled, damage)
+    damage = {
+        role: battle_damage(rolled[role].attack, rolled[role.enemy].defence, battle.readings)
+        for role in Role
+    }
+    steps = _damage_steps(rolled, damage, battle.readings)
     assignments = {Role.ATTACKER: attacker_hits, Role.DEFENDER: defender_hits}
     hits = {role: hits_from_damage(damage[role.enemy]) for role in Role}
     after = {}
@@ -171,14 +174,19 @@ def resolve_battle(
     return BattleResult(results[Role.ATTACKER], results[Role.DEFENDER], found, passed, tuple(steps))
 
 
-def _damage_steps(rolled: Mapping[Role, _Rolled], damage: Mapping[Role, int]) -> list[Ruling]:
-    """The steps of the totals (CA-2) and the Battle Damage (CA-12) of both sides."""
+def _damage_steps(
+    rolled: Mapping[Role, _Rolled], damage: Mapping[Role, int], readings: Readings
+) -> list[Ruling]:
+    """The steps of the totals (CA-2) and the Battle Damage (CA-12, CA-C18) of both sides."""
     steps = [
         Ruling("CA-2", f"{r} attack {rolled[r].attack}, defence {rolled[r].defence}") for r in Role
     ]
     for r in Role:
-        sums = f"{rolled[r].attack} - {rolled[r.enemy].defence} = {damage[r]}"
-        steps.append(Ruling("CA-12", f"{r} Battle Damage {sums}"))
+        attack, defence = rolled[r].attack, rolled[r.enemy].defence
+        if readings.defence_minus_attack:
+            steps.append(Ruling("CA-C18", f"{r} Battle Damage {defence} - {attack} = {damage[r]}"))
+        else:
+            steps.append(Ruling("CA-12", f"{r} Battle Damage {attack} - {defence} = {damage[r]}"))
     return steps
 
 

@@ -31,6 +31,7 @@ from rulesref.campaign import (
     LeadershipCheck,
     Platoon,
     Policy,
+    Readings,
     Role,
     Roll,
     RollExplanation,
@@ -75,8 +76,11 @@ def _explained(battle: Battle) -> dict[Role, list[RollExplanation]]:
     return explained
 
 
-def _damage_counts(rolls: Mapping[Role, Sequence[RollExplanation]], role: Role) -> DamageCounts:
-    """CA-12: the counts of a side's Battle Damage, its attack less the enemy's defence.
+def _damage_counts(
+    rolls: Mapping[Role, Sequence[RollExplanation]], role: Role, readings: Readings
+) -> DamageCounts:
+    """CA-12, CA-C18: the counts of a side's Battle Damage, its attack less the enemy's
+    defence (or the other way round in CA-C18's other reading).
     A FUBAR platoon's roll is fixed (CA-9): it adds its value, and no die to count.
 
     Battle Damage adds up over the dice (tests/test_odds_battle.py checks it does), so each
@@ -84,7 +88,9 @@ def _damage_counts(rolls: Mapping[Role, Sequence[RollExplanation]], role: Role) 
     taken away for an enemy defence die; the shares are then convolved."""
     faces = [
         tuple(
-            battle_damage(face, 0) if roll is Roll.ATTACK else battle_damage(0, face)
+            battle_damage(face, 0, readings)
+            if roll is Roll.ATTACK
+            else battle_damage(0, face, readings)
             for face in explained.faces
         )
         for who, roll in ((role, Roll.ATTACK), (role.enemy, Roll.DEFENCE))
@@ -130,7 +136,7 @@ def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
     rolls = _explained(instance_of("battle", battle, Battle, "a Battle"))
     odds: dict[str, dict[int, Rational]] = {}
     for role in Role:
-        enemy = _damage_counts(rolls, role.enemy)
+        enemy = _damage_counts(rolls, role.enemy, battle.readings)
         odds[role] = _probabilities(_hits_taken(_hits_each(enemy), enemy), enemy.dice)
     return odds
 
@@ -181,7 +187,7 @@ def battle_odds(
     policy = checked_policy(policy)
     leadership = checked_leadership(leadership)
     rolls = _explained(battle)
-    damage = {role: _damage_counts(rolls, role) for role in Role}
+    damage = {role: _damage_counts(rolls, role, battle.readings) for role in Role}
     # the Battle Damage of a side decides the hits on the other one
     struck = {role: _struck(battle.side(role), damage[role.enemy], policy) for role in Role}
     decided = _decided(damage, struck, battle.garrison)

@@ -1,0 +1,111 @@
+"""Search finds what a player means: the site's own search (Material's, lunr in a worker),
+driven in headless Chromium as a player types, returns the rule or page the player
+means first, with a clean title and a prose preview (docs/hooks/pages.py)."""
+
+import pytest
+from test_browser import base_url, browser  # noqa: F401  (its fixtures)
+
+# (what a player types, the rule or page it must find first; several when each would do)
+QUERIES = [
+    ("insane courage", {"rules/break-test/#br-5"}),
+    ("double 1", {"rules/break-test/#br-5"}),
+    ("reform", {f"rules/break-test/#br-{n}" for n in (11, 12, 13, 14, 15)}),
+    ("standard captured", {"rules/army-standard/#st-1"}),
+    ("steadfast", {"rules/break-test/#br-6"}),
+    ("re-roll", {"rules/leadership/#ld-7"}),
+    ("fubar", {"rules/campaign/#ca-9"}),
+    ("battle damage", {"rules/campaign/#ca-12"}),
+    ("BR-6", {"rules/break-test/#br-6"}),
+    ("br6", {"rules/break-test/#br-6"}),
+    ("BR6", {"rules/break-test/#br-6"}),
+    ("BR 6", {"rules/break-test/#br-6"}),
+    ("br-c1", {"rules/break-test/#br-c1"}),
+    ("LD-C5", {"rules/leadership/#ld-c5"}),
+    ("ldc5", {"rules/leadership/#ld-c5"}),
+    ("ca12", {"rules/campaign/#ca-12"}),
+    ("ST 7", {"rules/army-standard/#st-7"}),
+    ("LD-3", {"rules/leadership/#ld-3"}),
+    ("doctrine", {"rules/leadership/#ld-7"}),
+    ("out of supply", {"rules/campaign/#ca-11"}),
+    ("disrupted", {"rules/break-test/#br-9"}),
+    ("skirmishers", {"rules/break-test/#br-10"}),
+    ("artillery", {"rules/campaign/#ca-3"}),
+    ("fortifications", {"rules/campaign/#ca-6"}),
+    ("mountain", {"rules/campaign/#ca-7", "rules/campaign/#ca-10"}),
+    ("below half", {"rules/leadership/#ld-5"}),
+    ("garrison surrender", {"rules/campaign/#ca-20"}),
+    ("hq surrender", {"rules/campaign/#ca-24", "rules/campaign/#ca-c17"}),
+    ("army standard bearer", {"rules/army-standard/#st-6"}),
+    ("who reforms first", {"rules/break-test/#br-11"}),
+]
+
+
+def _searcher(browser, base_url, width: int):  # noqa: F811
+    """Types into the site's search box, as a player does, at a given width."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(base_url + "/")
+    if width < 1220:  # a phone opens the search from its icon
+        page.locator("label[for=__search]").first.click()
+    box = page.locator("input.md-search__input")
+    results = page.locator(".md-search-result__item")
+
+    def first(query: str) -> tuple[str, str, str]:
+        """The first rule or page found: its address, its title and its preview."""
+        for _ in range(20):  # until the index has loaded in its worker
+            box.fill("")
+            box.type(query)  # key by key, as Material listens to the keyboard
+            page.wait_for_timeout(300)
+            if results.count():
+                page.wait_for_timeout(800)  # the results of the whole query, not of a prefix
+                break
+        links = results.first.locator("a.md-search-result__link")
+        best = links.nth(1) if links.count() > 1 else links.first  # a section, else the page
+        address = best.get_attribute("href").removeprefix(base_url + "/")
+        path, _, anchor = address.partition("#")
+        title = best.locator("h1, h2").first.inner_text()
+        preview = best.locator("p").first.inner_text() if best.locator("p").count() else ""
+        return f"{path.partition('?')[0]}#{anchor}".removesuffix("#"), title, preview
+
+    return page, first
+
+
+@pytest.fixture(scope="module")
+def search(browser, base_url):  # noqa: F811
+    page, first = _searcher(browser, base_url, 1280)
+    yield first
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def phone_search(browser, base_url):  # noqa: F811
+    page, first = _searcher(browser, base_url, 390)
+    yield first
+    page.close()
+
+
+def test_player_queries_find_their_rule_first(search):
+    wrong = []
+    for query, wanted in QUERIES:
+        found, title, preview = search(query)
+        if found not in wanted:
+            wrong.append(f"{query!r}: {found} ({title}), wanted {sorted(wanted)}")
+    assert len(QUERIES) >= 25
+    assert not wrong, f"{len(QUERIES) - len(wrong)}/{len(QUERIES)} found first:\n" + "\n".join(
+        wrong
+    )
+
+
+@pytest.mark.parametrize("query", ["BR6", "steadfast", "fubar", "insane courage"])
+def test_titles_carry_no_alias_and_previews_are_prose(search, query):
+    found, title, preview = search(query)
+    rule = found.rpartition("#")[2].upper()
+    assert title.startswith(rule + " · ") and "¶" not in title, title
+    assert rule.replace("-", "") not in title.replace(rule, ""), title  # no "BR6" alias shown
+    assert preview and "import" not in preview and "↓" not in preview, preview
+
+
+@pytest.mark.parametrize("query", ["BR-6", "br6", "BR6", "steadfast"])
+def test_a_phone_finds_the_rule_first_with_a_prose_preview(phone_search, query):
+    found, title, preview = phone_search(query)
+    assert found == "rules/break-test/#br-6" and title.startswith("BR-6 · "), (found, title)
+    assert "Steadfast" in preview and "import" not in preview, preview
