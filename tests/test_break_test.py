@@ -250,6 +250,7 @@ def test_brc4_enemy_ranks_count_even_when_disrupted():
 
 
 def test_brc8_enemy_skirmishers_have_no_ranks_unless_the_other_reading():
+    """BR-C8."""
     militia = Unit(20, 10)  # 2 ranks, strength 20
     rangers = Unit(25, 5, skirmisher=True)  # 5 ranks on paper, strength 25
     assert is_steadfast(militia, rangers)  # 2 ranks against none
