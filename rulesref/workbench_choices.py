@@ -39,6 +39,7 @@ BATTLE_READINGS = {
     "clamp_rolls": "a roll below 0 counts as 0 (CA-C4)",
     "woods_is_forest": "woods and forest are one terrain (CA-C10)",
     "mountain_both_sides": "both armies are in the mountain hex (CA-C11)",
+    "defence_minus_attack": "Battle Damage is defence minus attack (CA-C18)",
 }
 SHOWN = {State.FUBAR: "FUBAR", SIDE_DEFAULT: "as its side"}  # words shown otherwise than written
 # What the page's "Add" buttons start from (a player's starting point, not a rule)
