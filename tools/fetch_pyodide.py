@@ -50,7 +50,9 @@ from compress import DECODERS, ENCODERS, twins  # noqa: E402
 PYODIDE = "314.0.7"
 TARBALL = f"https://registry.npmjs.org/pyodide/-/pyodide-{PYODIDE}.tgz"
 # the npm registry's `dist.integrity` of that tarball
-INTEGRITY = "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A=="
+INTEGRITY = (
+    "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A=="
+)
 # the files of the npm package the page loads (the rest are types, source maps, consoles)
 RUNTIME = {
     "pyodide.mjs": "6f1d60f7bf529beb300f0f47983c921d3982363640ba20af0e38efdddbc66109",
@@ -106,7 +108,7 @@ def tarball(downloads: Path) -> Path:
         shutil.copyfileobj(response, out)
     if integrity(part) != INTEGRITY:
         part.unlink()
-        raise CacheError(f"{TARBALL} is not the pinned package (its sha512 differs from {INTEGRITY})")
+        raise CacheError(f"{TARBALL} is not the pinned package (its sha512 is not {INTEGRITY})")
     part.rename(path)
     return path
 
@@ -263,7 +265,8 @@ def main() -> None:
         for path in lay_out(args.dest, args.cache):
             print(f"{path.stat().st_size:>10}  {sha256(path)}  {path.name}")
     except (CacheError, OSError) as error:
-        sys.exit(f"fetch_pyodide: {error}")
+        print(f"fetch_pyodide: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

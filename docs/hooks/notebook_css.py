@@ -82,7 +82,7 @@ def _without_unread_variables(rules: list) -> str:
         read = set(VARIABLE_READ.findall(css))
         lean = re.sub(
             r"(?<=[{;])\s*(--[\w-]+)\s*:[^;{}]*;?",
-            lambda match: match.group(0) if match.group(1) in read else "",
+            lambda match, read=read: match.group(0) if match.group(1) in read else "",
             css,
         )
         if lean == css:
