@@ -52,21 +52,32 @@ def closure(requirements: list[str]) -> dict[str, str]:
     return {key.split("[")[0]: version for key, version in found.items()}
 
 
+def file_name(path: Path) -> str:
+    """The canonical project name of a wheel or source archive."""
+    if path.suffix == ".whl":
+        return canonical(path.name.split("-")[0])
+    return canonical(path.name.removesuffix(".tar.gz").removesuffix(".zip").rsplit("-", 1)[0])
+
+
 def hashed(pins: dict[str, str]) -> str:
     """One line per pin with the sha256 of the file pip downloads for it here."""
     with tempfile.TemporaryDirectory() as folder:
-        lines = []
-        for name, version in sorted(pins.items()):
-            target = Path(folder, name)
-            subprocess.run(
-                [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-                + ["--dest", str(target), f"{name}=={version}"],
-                check=True,
-            )
-            (file,) = target.iterdir()
-            digest = hashlib.sha256(file.read_bytes()).hexdigest()
-            lines.append(f"{name}=={version} \\\n    --hash=sha256:{digest}\n")
-    return "".join(lines)
+        wanted = Path(folder, "wanted.txt")
+        wanted.write_text("".join(f"{name}=={version}\n" for name, version in pins.items()))
+        files = Path(folder, "files")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+            + ["--dest", str(files), "-r", str(wanted)],
+            check=True,
+        )
+        digests = {
+            file_name(path): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in files.iterdir()
+        }
+    return "".join(
+        f"{name}=={version} \\\n    --hash=sha256:{digests[name]}\n"
+        for name, version in sorted(pins.items())
+    )
 
 
 def main() -> None:

@@ -26,15 +26,9 @@ VARIABLE_READ = re.compile(r"var\(\s*(--[\w-]+)")
 
 
 def split_styles(html: str) -> tuple[str, list[str]]:
-    """The page with its `<style>` blocks replaced by one link (where the first was), and
-    the blocks' CSS in order.
-
-    ```python
-    html = '<p>a</p><style>.x{color:red}</style><b>b</b><style>.y{}</style>'
-    print(split_styles(html))
-    #> ('<p>a</p><!--notebook.css--><b>b</b>', ['.x{color:red}', '.y{}'])
-    ```
-    """
+    """The page with its `<style>` blocks replaced by one mark where the first was (the
+    hook puts the link there, so the cascade keeps its order), and the blocks' CSS in
+    order (tests/test_site_hooks.py shows both)."""
     blocks = STYLE.findall(html)
     if not blocks:
         return html, []
@@ -91,15 +85,8 @@ def _without_unread_variables(rules: list) -> str:
 
 
 def pruned(css: str, classes: set[str]) -> str:
-    """The rules of `css` a page with these classes can match, and the custom properties
-    they read.
-
-    ```python
-    css = ".a{--w:1px;--z:2px} .a .b{margin:var(--w)} .c{color:red} p{color:blue}"
-    print(pruned(css, {"a", "b"}))
-    #> .a{--w:1px;} .a .b{margin:var(--w)}p{color:blue}
-    ```
-    """
+    """The rules of `css` a page with these classes can match (a selector without a
+    class always can), and the custom properties they read."""
     rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
     return _without_unread_variables(_kept_rules(rules, classes))
 
