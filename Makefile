@@ -83,7 +83,7 @@ lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install --quiet --upgrade pip
-	.lock-venv/bin/python -m pip install --quiet '.[docs,test,bench]' $(BUILD_BACKEND)
+	.lock-venv/bin/python -m pip install --quiet '.[docs,test,bench]' $(BUILD_BACKEND) editables
 	.lock-venv/bin/python -m pip freeze --all --exclude-editable | grep -v '^rulesref' > requirements/constraints.txt
 	.lock-venv/bin/python tools/lock.py
 	rm -rf .lock-venv
