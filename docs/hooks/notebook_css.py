@@ -4,8 +4,8 @@ mkdocs-jupyter writes nbconvert's whole JupyterLab theme (about 590 KB of CSS) i
 every notebook page, so each odds page carried it again and no browser could cache it.
 This hook takes the `<style>` blocks out of each notebook page, links
 `stylesheets/notebook.css` in their place (the cascade keeps its order), and writes that
-file once: only the rules whose classes appear on some notebook page, and only the custom
-properties those rules read.
+file once: only the rules whose classes appear on some notebook page (or that the theme
+adds in the browser), and only the custom properties those rules read.
 
 The work is done by plain functions (`split_styles`, `used_classes`, `pruned`), which
 tests call without MkDocs; the `on_*` functions only wire them in.
@@ -22,6 +22,8 @@ CLASS_ATTRIBUTE = re.compile(r'\bclass="([^"]*)"')
 # a class a selector needs; what `:not(...)`, `:is(...)` ... hold is left out (kept, to be safe)
 SELECTOR_FUNCTION = re.compile(r":[\w-]+\([^()]*\)")
 SELECTOR_CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
+# classes the theme's script adds in the browser (tables wrapped in .md-typeset__scrollwrap)
+ADDED_IN_THE_PAGE = ("md-",)
 VARIABLE_READ = re.compile(r"var\(\s*(--[\w-]+)")
 
 
@@ -44,7 +46,8 @@ def used_classes(html: str) -> set[str]:
 def _selector_used(selector: str, classes: set[str]) -> bool:
     if ":root" in selector.strip()[1:]:
         return False  # `.jupyter-wrapper :root`: the root is inside nothing, never matched
-    return set(SELECTOR_CLASS.findall(SELECTOR_FUNCTION.sub("", selector))) <= classes
+    named = set(SELECTOR_CLASS.findall(SELECTOR_FUNCTION.sub("", selector)))
+    return all(name in classes or name.startswith(ADDED_IN_THE_PAGE) for name in named)
 
 
 def _kept_rules(rules: list, classes: set[str]) -> list:
