@@ -23,7 +23,7 @@ FILES = {
     "pyodide.mjs": b"export const loadPyodide = () => 'stand-in';\n" * 40,
     "pyodide.asm.mjs": b"// the runtime's JavaScript\n" * 200,
     "pyodide.asm.wasm": bytes(range(256)) * 64,
-    "python_stdlib.zip": os.urandom(4096),  # as incompressible as the real zip
+    "pyodide.asm.data": os.urandom(4096),  # as incompressible as a zip
     "pyodide-lock.json": b'{"info": {"arch": "wasm32", "version": "0"}, "packages": {}}',
 }
 
@@ -50,7 +50,8 @@ def fetch(tmp_path, monkeypatch):
     """The module pinned to the stand-in package, whose tarball the cache has downloaded."""
     module = _fetch_pyodide()
     tarball = _tarball()
-    monkeypatch.setattr(module, "RUNTIME", {n: hashlib.sha256(d).hexdigest() for n, d in FILES.items()})
+    pins = {name: hashlib.sha256(data).hexdigest() for name, data in FILES.items()}
+    monkeypatch.setattr(module, "RUNTIME", pins)
     monkeypatch.setattr(module, "SERVED", sorted(set(FILES) - {module.LOCK}))
     integrity = "sha512-" + base64.b64encode(hashlib.sha512(tarball).digest()).decode()
     monkeypatch.setattr(module, "INTEGRITY", integrity)
@@ -64,9 +65,10 @@ def test_an_entry_is_made_from_the_checked_tarball_with_its_twins(fetch, tmp_pat
     entry = fetch.third_party(tmp_path)
     for name, data in FILES.items():
         assert (entry / name).read_bytes() == data
-    assert gzip.decompress((entry / "pyodide.asm.wasm.gz").read_bytes()) == FILES["pyodide.asm.wasm"]
+    wasm = FILES["pyodide.asm.wasm"]
+    assert gzip.decompress((entry / "pyodide.asm.wasm.gz").read_bytes()) == wasm
     assert (entry / "pyodide.asm.wasm.br").exists()
-    assert not (entry / "python_stdlib.zip.gz").exists()  # a twin only where it saves bytes
+    assert not (entry / "pyodide.asm.data.gz").exists()  # a twin only where it saves bytes
     assert not (entry / "pyodide-lock.json.gz").exists()  # never served: the page gets ours
 
 
@@ -124,10 +126,17 @@ def test_lay_out_copies_the_runtime_and_writes_a_lock_of_our_wheel(fetch, tmp_pa
     dest = tmp_path / "site" / "pyodide"
     names = {path.name for path in fetch.lay_out(dest, tmp_path)}
     assert {"pyodide.mjs", "pyodide.asm.wasm.br", "python_stdlib.zip", "pyodide-lock.json"} <= names
+    assert (dest / "python_stdlib.zip").read_bytes() == fetch.STDLIB.read_bytes()
     assert any(name.startswith("rulesref-") and name.endswith(".whl") for name in names)
     lock = (dest / "pyodide-lock.json").read_text()
     assert '"rulesref"' in lock and '"arch": "wasm32"' in lock
     assert "used" not in names
+
+
+def test_a_changed_standard_library_is_refused(fetch, tmp_path, monkeypatch):
+    monkeypatch.setattr(fetch, "STDLIB_SHA256", "0" * 64)
+    with pytest.raises(fetch.CacheError, match="python_stdlib.zip differs from its pin"):
+        fetch.lay_out(tmp_path / "site", tmp_path)
 
 
 def test_the_command_refuses_a_poisoned_cache_in_one_line(tmp_path):

@@ -18,9 +18,8 @@ is checked against its sha256 pinned here (`RUNTIME`), never against anything th
 says of itself, on every lay-out, and so are its precompressed twins (`.gz`, `.br`, made
 once per set of pins by tools/compress.py; decompressed and hashed). A missing file is
 taken again from the tarball (downloaded again if it is missing or wrong); a changed file
-or one the pins do not name is refused by name. Pyodide's standard library is shipped as
-Pyodide ships it (sources, compiled in the page when first imported): only Pyodide's own
-interpreter could write its bytecode. The rulesref wheel (source only, a few modules) is
+or one the pins do not name is refused by name. Pyodide's standard library comes from the
+repository, byte-compiled (`STDLIB`, pinned too). The rulesref wheel (source only, a few modules) is
 written afresh each time, with no build tool. An entry is marked as used on every lay-out;
 when a new one is made, entries unused for `STALE_DAYS` are removed.
 
@@ -58,9 +57,16 @@ RUNTIME = {
     "pyodide.mjs": "6f1d60f7bf529beb300f0f47983c921d3982363640ba20af0e38efdddbc66109",
     "pyodide.asm.mjs": "f7cdc8ece80678ceb712f8e65ebe6d3a83203a180c399865f49612a051693635",
     "pyodide.asm.wasm": "cc36e3cab04fdfc9a63ff13eb52eae2b911bf46c025cc7b281f394bd3de1d5e6",
-    "python_stdlib.zip": "fa1957e5777068fc4f7437f96d860ae2fbe9c19732ba06c84e004ec16dd7dd7a",
     "pyodide-lock.json": "5dc2fc119108bc148c7457dc86e7675b5c87e1cafd420b9c34c1eaef7b36c010",
 }
+# Pyodide's standard library as its own interpreter byte-compiled it (the modules that
+# Pyodide's start and rulesref import; the rest as source), kept in the repository: no
+# other interpreter can write its bytecode, and compiling them in the page on every visit
+# doubled the Workbench's start. Made from the package's python_stdlib.zip (sha256
+# fa1957e5...) by tools/compile_wheels.py under Node, as of commit 01f6203; bumping Pyodide
+# means making it again so (or shipping the package's own zip: the page then compiles).
+STDLIB = ROOT / "tools/pyodide/python_stdlib.zip"
+STDLIB_SHA256 = "2b39f0de33cea0b90e9efa4b1712364ba3f5e4606ad792035fcfff248bcce501"
 LOCK = "pyodide-lock.json"  # read for its "info"; the page gets a lock of our wheel instead
 SERVED = sorted(set(RUNTIME) - {LOCK})
 MARK = "used"  # in a cache entry: touched on every lay-out, for pruning
@@ -247,6 +253,9 @@ def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
     for name in sorted(pinned_names() - {MARK, LOCK}):
         if (entry / name).exists():  # copy2: a twin stays newer than its file
             shutil.copy2(entry / name, dest / name)
+    if sha256(STDLIB) != STDLIB_SHA256:
+        raise CacheError(f"{STDLIB} differs from its pin")
+    shutil.copyfile(STDLIB, dest / STDLIB.name)
     wheel = rulesref_wheel(dest)
     lock(json.loads((entry / LOCK).read_text())["info"], wheel)
     return sorted(path for path in dest.iterdir())
