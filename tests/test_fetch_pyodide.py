@@ -9,6 +9,7 @@ import gzip
 import hashlib
 import importlib.util
 import io
+import json
 import os
 import subprocess
 import sys
@@ -100,7 +101,8 @@ def test_a_planted_entry_is_refused(fetch, tmp_path):
     with pytest.raises(fetch.CacheError, match="pyodide.mjs differs from its pin"):
         fetch.third_party(tmp_path)
     (entry / "pyodide.mjs").unlink()
-    (entry / "manifest.json").write_text('{"pyodide.mjs": "%s"}' % hashlib.sha256(mjs).hexdigest())
+    vouching = {"pyodide.mjs": hashlib.sha256(mjs).hexdigest()}
+    (entry / "manifest.json").write_text(json.dumps(vouching))
     with pytest.raises(fetch.CacheError, match="manifest.json is not a file of the pins"):
         fetch.third_party(tmp_path)
 
