@@ -1,4 +1,3 @@
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,21 +13,33 @@ settings.register_profile("rulesref", deadline=None, derandomize=True)
 settings.load_profile("rulesref")
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT / "tools"))
+
+from serve_site import serving  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    """The site, built once per test run with `mkdocs build --strict`, notebooks executed."""
+    """The site, built once per test run with the pinned ProperDocs, `build --strict`,
+    notebooks executed, with its compressed twins."""
     out = tmp_path_factory.mktemp("site")
     build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict"]
+        + ["--site-dir", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
-    assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}{build.stderr}"
+    assert build.returncode == 0, f"properdocs build --strict failed:\n{build.stdout}{build.stderr}"
     return out
+
+
+@pytest.fixture(scope="session")
+def base_url(site) -> str:
+    """The site served on 127.0.0.1 as a host serves it: each file's brotli or gzip twin
+    when the browser accepts it (tools/serve_site.py)."""
+    with serving(site) as url:
+        yield url
 
 
 @pytest.fixture(autouse=True)

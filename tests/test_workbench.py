@@ -4,13 +4,10 @@ module through Pyodide, against CPython's answers, with no request leaving 127.0
 
 import base64
 import copy
-import functools
-import http.server
 import json
 import re
 import subprocess
 import sys
-import threading
 import time
 import zlib
 from pathlib import Path
@@ -285,26 +282,11 @@ def address(kind: str, data: dict) -> str:
     return f"#v1.{kind}.{base64.urlsafe_b64encode(raw).decode().rstrip('=')}"
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".wasm": "application/wasm",
-    }
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
-def workbench(site):
+def workbench(base_url):
     """One page booted once (a cold browser cache), then every question asked of it; every
     request of the module is recorded and must stay on 127.0.0.1."""
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Handler, directory=str(site))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_port}/workbench/"
+    url = f"{base_url}/workbench/"
     requests: list[str] = []
     errors: list[str] = []  # uncaught errors of the page's script: none, whatever it is given
     with sync_playwright() as playwright:
@@ -320,7 +302,6 @@ def workbench(site):
         yield Workbench(page, url, requests, first_answer, context)
         context.close()
         browser.close()
-    server.shutdown()
     assert not errors, errors
     hosts = {urlsplit(u).hostname for u in requests if not u.startswith(("data:", "blob:"))}
     assert hosts == {"127.0.0.1"}, f"requests to other hosts: {hosts}"

@@ -10,16 +10,18 @@ No file of DEST comes from anywhere else, so the page never leaves its host. The
 rulesref on Python's fractions (`RULESREF_FRACTIONS=1`, see rulesref.exact) and the dice
 core on Python's integers (no gmpy2 there): the same answers, with no sympy to ship.
 
-The runtime is made once per set of pins and kept in a cache outside the clone
+The runtime is kept in a cache outside the clone
 (`${XDG_CACHE_HOME:-~/.cache}/rulesref/pyodide/<key>`, so that fresh clones on one machine
-share it): downloaded through the ordinary client (`npm pack`), checked against its pins,
-then the standard library byte-compiled by Pyodide itself under Node
-(tools/compile_wheels.py: the page would otherwise compile ~160 modules from source on
-every visit). Every cached file is checked against the sha256 recorded when it was made,
-on every lay-out. The rulesref wheel (source only, a few modules) is written afresh each
-time, with no build tool. An entry is marked as used on every lay-out; when a new one is
-made, entries unused for `STALE_DAYS` are removed (the pins change now and then, and
-another clone on the machine may still use the old ones).
+share it). The npm tarball is downloaded over HTTPS with Python alone (no Node.js, no npm)
+and checked against the registry's sha512 integrity pinned here; each file the page loads
+is checked against its sha256 pinned here (`RUNTIME`), never against anything the cache
+says of itself, on every lay-out, and so are its precompressed twins (`.gz`, `.br`, made
+once per set of pins by tools/compress.py; decompressed and hashed). A missing file is
+taken again from the tarball (downloaded again if it is missing or wrong); a changed file
+or one the pins do not name is refused by name. Pyodide's standard library comes from the
+repository, byte-compiled (`STDLIB`, pinned too). The rulesref wheel (source only, a few modules) is
+written afresh each time, with no build tool. An entry is marked as used on every lay-out;
+when a new one is made, entries unused for `STALE_DAYS` are removed.
 
 docs/hooks/pyodide_assets.py calls `lay_out` when the site has the Workbench page.
 """
@@ -30,30 +32,49 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
+import sys
 import tarfile
 import tempfile
 import time
 import tomllib
+import urllib.request
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from compress import DECODERS, ENCODERS, twins  # noqa: E402
 
 PYODIDE = "314.0.7"
-PYODIDE_TARBALL = "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"
+TARBALL = f"https://registry.npmjs.org/pyodide/-/pyodide-{PYODIDE}.tgz"
+# the npm registry's `dist.integrity` of that tarball
+INTEGRITY = (
+    "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A=="
+)
 # the files of the npm package the page loads (the rest are types, source maps, consoles)
 RUNTIME = {
     "pyodide.mjs": "6f1d60f7bf529beb300f0f47983c921d3982363640ba20af0e38efdddbc66109",
     "pyodide.asm.mjs": "f7cdc8ece80678ceb712f8e65ebe6d3a83203a180c399865f49612a051693635",
     "pyodide.asm.wasm": "cc36e3cab04fdfc9a63ff13eb52eae2b911bf46c025cc7b281f394bd3de1d5e6",
-    "python_stdlib.zip": "fa1957e5777068fc4f7437f96d860ae2fbe9c19732ba06c84e004ec16dd7dd7a",
     "pyodide-lock.json": "5dc2fc119108bc148c7457dc86e7675b5c87e1cafd420b9c34c1eaef7b36c010",
 }
-OPTIMIZE = 0  # -OO drops asserts and docstrings: not worth a doubt for a few kB
-MANIFEST = "manifest.json"  # in a cache entry: the sha256 of each of its files
+# Pyodide's standard library as its own interpreter byte-compiled it (the modules that
+# Pyodide's start and rulesref import; the rest as source), kept in the repository: no
+# other interpreter can write its bytecode, and compiling them in the page on every visit
+# doubled the Workbench's start. Made from the package's python_stdlib.zip (sha256
+# fa1957e5...) by tools/compile_wheels.py under Node, as of commit 01f6203; bumping Pyodide
+# means making it again so (or shipping the package's own zip: the page then compiles).
+STDLIB = ROOT / "tools/pyodide/python_stdlib.zip"
+STDLIB_SHA256 = "2b39f0de33cea0b90e9efa4b1712364ba3f5e4606ad792035fcfff248bcce501"
+LOCK = "pyodide-lock.json"  # read for its "info"; the page gets a lock of our wheel instead
+SERVED = sorted(set(RUNTIME) - {LOCK})
+MARK = "used"  # in a cache entry: touched on every lay-out, for pruning
 STALE_DAYS = 30
-LOCK = "pyodide-lock.json"
+
+
+class CacheError(Exception):
+    """A file of the cache or the download is not the pinned one (a one-line message)."""
 
 
 def cache_root() -> Path:
@@ -61,10 +82,9 @@ def cache_root() -> Path:
 
 
 def cache_key() -> str:
-    """Changes with any pin, the compile step, or the Node runner: a new entry is made."""
-    digest = hashlib.sha256(json.dumps([PYODIDE, PYODIDE_TARBALL, RUNTIME, OPTIMIZE]).encode())
-    for tool in ("compile_wheels.py", "pyodide_run.mjs"):
-        digest.update((ROOT / "tools" / tool).read_bytes())
+    """Changes with any pin or the compression: a new entry is made."""
+    digest = hashlib.sha256(json.dumps([PYODIDE, INTEGRITY, RUNTIME]).encode())
+    digest.update((ROOT / "tools/compress.py").read_bytes())
     return f"{PYODIDE}-{digest.hexdigest()[:16]}"
 
 
@@ -76,30 +96,86 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def checked(path: Path, expected: str) -> Path:
-    actual = sha256(path)
-    if actual != expected:
-        raise RuntimeError(f"fetch_pyodide: {path} has sha256 {actual}, expected {expected}")
+def integrity(path: Path) -> str:
+    """npm's Subresource Integrity string of a file: sha512, base64."""
+    digest = hashlib.sha512(path.read_bytes()).digest()
+    return "sha512-" + base64.b64encode(digest).decode()
+
+
+def tarball(downloads: Path) -> Path:
+    """The pinned npm tarball, downloaded over HTTPS if missing or not the pinned one."""
+    path = downloads / f"pyodide-{PYODIDE}.tgz"
+    if path.exists() and integrity(path) == INTEGRITY:
+        return path
+    downloads.mkdir(parents=True, exist_ok=True)
+    part = downloads / f".{path.name}.part"
+    print(f"fetch_pyodide: downloading {TARBALL}", file=sys.stderr)
+    with urllib.request.urlopen(TARBALL, timeout=120) as response, part.open("wb") as out:
+        shutil.copyfileobj(response, out)
+    if integrity(part) != INTEGRITY:
+        part.unlink()
+        raise CacheError(f"{TARBALL} is not the pinned package (its sha512 is not {INTEGRITY})")
+    part.rename(path)
     return path
 
 
-def runtime(downloads: Path, dest: Path) -> dict:
-    """Copy Pyodide's runtime files into dest; returns the npm package's own lock file."""
-    tarball = downloads / f"pyodide-{PYODIDE}.tgz"
-    if not tarball.exists() or sha256(tarball) != PYODIDE_TARBALL:
-        subprocess.run(
-            ["npm", "pack", "--silent", f"pyodide@{PYODIDE}", "--pack-destination", str(downloads)],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-    checked(tarball, PYODIDE_TARBALL)
-    with tarfile.open(tarball) as archive, tempfile.TemporaryDirectory() as tmp:
-        for name, digest in RUNTIME.items():
+def extract(downloads: Path, names: list[str], dest: Path) -> None:
+    """Take the named files out of the checked tarball into dest, each checked, with its
+    twins; each appears whole (renamed into place), so another build never sees half."""
+    archive_path = tarball(downloads)
+    with tarfile.open(archive_path) as archive, tempfile.TemporaryDirectory(dir=downloads) as tmp:
+        for name in names:
             archive.extract(f"package/{name}", tmp, filter="data")
-            source = checked(Path(tmp, "package", name), digest)
-            if name != LOCK:
-                shutil.copyfile(source, dest / name)
-        return json.loads(Path(tmp, "package", LOCK).read_text())
+            source = Path(tmp, "package", name)
+            if sha256(source) != RUNTIME[name]:
+                raise CacheError(f"{name} in {TARBALL} does not match its pin")
+            encoded = list(twins(source.read_bytes())) if name in SERVED else []
+            os.replace(source, dest / name)
+            for suffix, data in encoded:
+                Path(tmp, name + suffix).write_bytes(data)
+                os.replace(Path(tmp, name + suffix), dest / (name + suffix))
+
+
+def pinned_names() -> set[str]:
+    """Every file a cache entry may hold: the runtime, its twins, the mark of use."""
+    return {MARK} | set(RUNTIME) | {name + suffix for name in SERVED for suffix in ENCODERS}
+
+
+def check_entry(entry: Path) -> list[str]:
+    """Refuses a file of the entry that the pins do not name, or that differs from its pin
+    (a twin: once decompressed); returns the pinned files that are missing."""
+    for path in sorted(entry.iterdir()):
+        if path.name not in pinned_names():
+            raise CacheError(f"{path} is not a file of the pins: remove {entry} to fetch again")
+        name, suffix = os.path.splitext(path.name)
+        if path.name in RUNTIME:
+            actual = sha256(path)
+        elif suffix in DECODERS:
+            try:
+                actual = hashlib.sha256(DECODERS[suffix](path.read_bytes())).hexdigest()
+            except Exception:  # not even the encoding it claims: refused like a changed file
+                actual = "not " + suffix
+        else:
+            continue
+        if actual != RUNTIME[name if suffix in DECODERS else path.name]:
+            raise CacheError(f"{path} differs from its pin: remove {entry} to fetch it again")
+    return [name for name in RUNTIME if not (entry / name).exists()]
+
+
+def third_party(cache: Path | None = None) -> Path:
+    """The cache entry for the current pins, made or repaired from the tarball if files are
+    missing; refuses a changed or planted file (CacheError)."""
+    root = cache or cache_root()
+    entry = root / cache_key()
+    made = not entry.exists()
+    entry.mkdir(parents=True, exist_ok=True)
+    missing = check_entry(entry)
+    if missing:
+        extract(root / "downloads", missing, entry)
+    (entry / MARK).touch()  # used: not stale
+    if made:
+        prune(root)
+    return entry
 
 
 def _record_line(name: str, data: bytes) -> str:
@@ -153,60 +229,20 @@ def lock(info: dict, wheel: Path) -> None:
     (wheel.parent / LOCK).write_text(json.dumps({"info": info, "packages": {"rulesref": package}}))
 
 
-def _build_entry(entry: Path) -> None:
-    """Download, check and compile the runtime's files into a new cache entry (made in a
-    folder beside it and renamed at the end, so that a build that stops leaves nothing)."""
-    downloads = entry.parent / "downloads"
-    downloads.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{entry.name}-", dir=entry.parent))
-    try:
-        info = runtime(downloads, work)["info"]
-        (work / "info.json").write_text(json.dumps(info))
-        probe = rulesref_wheel(work)  # imported by the compile step's probe, then dropped
-        lock(info, probe)
-        subprocess.run(
-            ["node", str(ROOT / "tools/pyodide_run.mjs"), str(work)]
-            + [str(ROOT / "tools/compile_wheels.py"), "--optimize", str(OPTIMIZE)]
-            + ["python_stdlib.zip"],
-            check=True,
-        )
-        probe.unlink()
-        (work / LOCK).unlink()
-        manifest = {path.name: sha256(path) for path in sorted(work.iterdir())}
-        (work / MANIFEST).write_text(json.dumps(manifest, indent=1))
-        work.rename(entry)
-    except OSError:
-        if not entry.exists():  # another build made it first: keep theirs
-            raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    prune(entry.parent)
-
-
 def prune(cache: Path, now: float | None = None) -> list[Path]:
-    """Remove the cache's entries unused for `STALE_DAYS` (their manifest untouched since);
-    the downloads and anything else stay. Returns the entries removed."""
+    """Remove the cache's entries unused for `STALE_DAYS` (their mark of use untouched
+    since; `manifest.json` marked the entries of the Node-compiled runtime before it); the
+    downloads and anything else stay. Returns the entries removed."""
     bar = (time.time() if now is None else now) - STALE_DAYS * 24 * 3600
     stale = [
         entry
         for entry in cache.iterdir()
-        if (entry / MANIFEST).is_file() and (entry / MANIFEST).stat().st_mtime < bar
+        for mark in (entry / MARK, entry / "manifest.json")
+        if mark.is_file() and mark.stat().st_mtime < bar
     ]
     for entry in stale:
         shutil.rmtree(entry, ignore_errors=True)
     return stale
-
-
-def third_party(cache: Path | None = None) -> Path:
-    """The cache entry for the current pins, made if missing; refuses a changed file."""
-    entry = (cache or cache_root()) / cache_key()
-    if not (entry / MANIFEST).exists():
-        _build_entry(entry)
-    manifest = json.loads((entry / MANIFEST).read_text())
-    for name, digest in manifest.items():
-        checked(entry / name, digest)
-    (entry / MANIFEST).touch()  # used: not stale
-    return entry
 
 
 def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
@@ -214,12 +250,14 @@ def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
     the lock that names it. Returns the files laid out."""
     entry = third_party(cache)
     dest.mkdir(parents=True, exist_ok=True)
-    manifest = json.loads((entry / MANIFEST).read_text())
-    for name in manifest:
-        if name != "info.json":
-            shutil.copyfile(entry / name, dest / name)
+    for name in sorted(pinned_names() - {MARK, LOCK}):
+        if (entry / name).exists():  # copy2: a twin stays newer than its file
+            shutil.copy2(entry / name, dest / name)
+    if sha256(STDLIB) != STDLIB_SHA256:
+        raise CacheError(f"{STDLIB} differs from its pin")
+    shutil.copyfile(STDLIB, dest / STDLIB.name)
     wheel = rulesref_wheel(dest)
-    lock(json.loads((entry / "info.json").read_text()), wheel)
+    lock(json.loads((entry / LOCK).read_text())["info"], wheel)
     return sorted(path for path in dest.iterdir())
 
 
@@ -229,11 +267,15 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None, help=f"default {cache_root()}")
     parser.add_argument("--cache-only", action="store_true", help="only make the cache entry")
     args = parser.parse_args()
-    if args.cache_only or args.dest is None:
-        print(f"workbench assets: {third_party(args.cache)}")
-        return
-    for path in lay_out(args.dest, args.cache):
-        print(f"{path.stat().st_size:>10}  {sha256(path)}  {path.name}")
+    try:
+        if args.cache_only or args.dest is None:
+            print(f"workbench assets: {third_party(args.cache)}")
+            return
+        for path in lay_out(args.dest, args.cache):
+            print(f"{path.stat().st_size:>10}  {sha256(path)}  {path.name}")
+    except (CacheError, OSError) as error:
+        print(f"fetch_pyodide: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -6,14 +6,20 @@ an older rulesref. This hook turns the cache on in a folder named after a hash o
 source file of `rulesref/` and data file of `examples/`, so a change to the package
 executes the notebooks again and a one-line edit of a Markdown page does not. Folders
 of older hashes are removed.
+
+It also points Jupyter at `docs/hooks/jupyter/`, whose nbconvert settings start the
+notebooks' kernel over IPC (local sockets in Jupyter's runtime folder) rather than TCP
+on 127.0.0.1, which the kernel warns about on every start.
 """
 
 import hashlib
+import os
 import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "mkdocs-jupyter"
+JUPYTER_CONFIG = ROOT / "docs" / "hooks" / "jupyter"
 
 
 def package_hash() -> str:
@@ -26,6 +32,8 @@ def package_hash() -> str:
 
 
 def on_config(config):
+    paths = [str(JUPYTER_CONFIG), *filter(None, [os.environ.get("JUPYTER_CONFIG_PATH")])]
+    os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(paths)
     jupyter = config.plugins["mkdocs-jupyter"].config
     jupyter["cache"] = True
     jupyter["cache_dir"] = str(CACHE / package_hash())

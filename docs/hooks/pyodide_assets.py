@@ -1,15 +1,17 @@
 """MkDocs hook: the Workbench's Python, served by the site itself.
 
 When the site has the Workbench page, `workbench/pyodide/` of the built site receives
-Pyodide's runtime, the sympy and mpmath wheels, a wheel of this checkout's rulesref, and
-the lock that names them (tools/fetch_pyodide.py: pinned, checked against their sha256,
-byte-compiled once per set of pins in a cache outside the clone). No other page loads
-any of it, so the rest of the site keeps its weight.
+Pyodide's runtime, a wheel of this checkout's rulesref, and the lock that names it
+(tools/fetch_pyodide.py `lay_out`: pinned, checked against the sha256 pins of the repo,
+with their precompressed twins). No other page loads any of it, so the rest of the site
+keeps its weight. This hook only wires `lay_out` in; a file of the cache that is not the
+pinned one stops the build with its name (no traceback).
 """
 
 import importlib.util
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -34,4 +36,8 @@ def on_files(files, config):
 
 def on_post_build(config):
     if _state["page"]:
-        _fetch_pyodide().lay_out(Path(config["site_dir"]) / "workbench/pyodide")
+        fetch = _fetch_pyodide()
+        try:
+            fetch.lay_out(Path(config["site_dir"]) / "workbench/pyodide")
+        except (fetch.CacheError, OSError) as error:
+            raise PluginError(f"Workbench assets: {error}") from None
