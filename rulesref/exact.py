@@ -42,10 +42,26 @@ else:  # the same numbers, without importing sympy
 
 
 def _remove(number: int, factor: int) -> tuple[int, int]:
-    """gmpy2.remove on Python's integers: `number` without its `factor`s, and how many."""
-    times = 0
-    while number and number % factor == 0:
-        number, times = number // factor, times + 1
+    """gmpy2.remove on Python's integers: `number` without its `factor`s, and how many.
+
+    As quick as the number is long, not as its factors are many: 2s are counted from the
+    bits; another factor is divided out by its powers factor**(2**i) while they divide,
+    then again from the largest down (a few big divisions, as for the bits of a count).
+    """
+    if not number:
+        return number, 0
+    if factor == 2:
+        times = (number & -number).bit_length() - 1
+        return number >> times, times
+    powers, times = [factor], 0
+    while number % powers[-1] == 0:
+        number //= powers[-1]
+        times += 1 << (len(powers) - 1)
+        powers.append(powers[-1] * powers[-1])
+    for exponent in range(len(powers) - 2, -1, -1):
+        if number % powers[exponent] == 0:
+            number //= powers[exponent]
+            times += 1 << exponent
     return number, times
 
 
