@@ -112,8 +112,8 @@ def difference(dice: int):
         if library == "rulesref":
             from rulesref.dice import D6, sum_counts
 
-            lowest, counts = sum_counts([D6] * dice + [tuple(-f for f in D6)] * dice)
-            return lowest, *counts
+            counts = sum_counts([D6] * dice + [tuple(-f for f in D6)] * dice)
+            return counts.low, *counts.weights
         # -d6 is 7 - d6: the difference is (2 dice)d6 - 7 dice
         both = _d6_sum(library, 2 * dice)
         if library == "flint":

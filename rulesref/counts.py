@@ -162,6 +162,8 @@ def _size(coefficients: Polynomial) -> int:
 
 def power(polynomial: Polynomial, n: int) -> list[int]:
     """The polynomial (coefficients not negative, not all 0) to the power `n`, packed."""
+    if not n:
+        return [1]
     # no coefficient of the power exceeds the polynomial at x = 1 to the power n
     width = (sum(polynomial) ** n).bit_length() // 8 + 1
     packed = mpz(_pack(polynomial, width)) ** n
@@ -170,15 +172,16 @@ def power(polynomial: Polynomial, n: int) -> list[int]:
 
 def times(a: Polynomial, b: Polynomial, top: int | None = None) -> list[int]:
     """The product of two polynomials, below degree `top` if given."""
+    a, b = a[:top], b[:top]  # no coefficient from above `top` reaches below it
     if len(a) > len(b):
         a, b = b, a
     if not a:
         return []
     if len(a) == 1:  # a number: no packing
-        return [a[0] * term for term in b[:top]]
+        return [a[0] * term for term in b]
     if a.count(a[0]) == len(a):  # a number times 1 + x + ...: sums in a row
         return [a[0] * total for total in _sliding(b, len(a))[:top]]
-    return convolve(a[:top], b[:top])[:top]
+    return convolve(a, b)[:top]
 
 
 def _sliding(polynomial: Polynomial, width: int) -> list[int]:

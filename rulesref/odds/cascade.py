@@ -185,13 +185,42 @@ def _testing(command: Command, after: Mapping[str, int], prefer: frozenset[str])
     return _Command(command, len(in_play), wiped, base, alike, untested)
 
 
-def _check_size(commands: Sequence[_Command]) -> None:
-    """The exact cascade answers up to `MAX_CASCADE_TESTS` tests in the force."""
+# The most work the exact cascade takes on, by `_work`'s estimate: about 2 s of CPU and
+# 200 MB at the very most (benchmarks/cascade.py --search looks for forces that take more).
+MAX_CASCADE_WORK = 3 * 10**8
+
+
+def _work(commands: Sequence[_Command], keep: bool) -> int:
+    """An estimate of the cascade's work, in bits of whole numbers handled: in each
+    command, a polynomial of its units lost (tests + 1 coefficients of the bits of its
+    rolls) for each senior figure it may end with, four times over (made, then read back
+    for each unit); across commands, windows as long as the tests, of the bits of every
+    roll of the force, for each figure the force may test on."""
+    bits, commands_work, figures = 0, 0, set()
+    for part in commands:
+        rolls = sum(len(kind.names) * kind.weights.out_of.bit_length() for kind in part.alike)
+        claims = {kind.claim for kind in part.alike if kind.claim > part.base}
+        seniors = 1 if keep else len(claims) + 1
+        commands_work += 4 * seniors * (part.tests + 1) * rolls
+        bits, figures = bits + rolls, figures | claims | {part.base}
+    return commands_work + len(figures) * sum(part.tests for part in commands) * bits
+
+
+def _check_size(commands: Sequence[_Command], keep: bool) -> None:
+    """The exact cascade answers up to `MAX_CASCADE_TESTS` tests in the force, and up to
+    `MAX_CASCADE_WORK` of work (`_work`), refused before any is done."""
     tests = sum(part.tests for part in commands)
     if tests > MAX_CASCADE_TESTS:
         raise RulesError(
             f"casualties must make at most {MAX_CASCADE_TESTS} units take a Break test "
             f"for the exact cascade, got {tests}"
+        )
+    work = _work(commands, keep)
+    if work > MAX_CASCADE_WORK:
+        raise RulesError(
+            f"casualties must leave the exact cascade at most {MAX_CASCADE_WORK:,} bits of "
+            f"work (senior figures, tests and the bits of their re-rolled dice), got "
+            f"{work:,} from {tests} tests"
         )
 
 
@@ -297,7 +326,7 @@ def cascade_probabilities(
     prefer = _preferred(force, prefer)
     keep = instance_of("readings", readings, Readings, "a Readings").removed_figures_survive
     commands = [_testing(command, after, prefer) for command in force.commands]
-    _check_size(commands)
+    _check_size(commands, keep)
     unit_fails = {unit.name: Rational(0) for unit in force.units}
     for kind in (kind for part in commands for kind in part.alike):
         unit_fails |= dict.fromkeys(kind.names, Rational(*kind.weights))
