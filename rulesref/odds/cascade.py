@@ -196,7 +196,7 @@ def _work(commands: Sequence[_Command], keep: bool) -> int:
     rolls) for each senior figure it may end with, four times over (made, then read back
     for each unit); across commands, windows as long as the tests, of the bits of every
     roll of the force, for each figure the force may test on."""
-    bits, commands_work, figures = 0, 0, set()
+    bits, commands_work, figures = 0, 0, set[Claim]()
     for part in commands:
         rolls = sum(len(kind.names) * kind.weights.out_of.bit_length() for kind in part.alike)
         claims = {kind.claim for kind in part.alike if kind.claim > part.base}
