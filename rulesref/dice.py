@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate
-from math import comb, prod
+from math import comb, gcd, prod
 
 from rulesref import counts
 from rulesref.counts import Counts, product
@@ -57,6 +57,7 @@ __all__ = [
     "probability_at_most",
     "probability_at_least",
     "with_rerolls",
+    "passes_probability",
 ]
 
 FACES = range(1, 7)
@@ -70,6 +71,7 @@ MAX_FACES = 1000  # faces of one die in `power_counts`
 MAX_COUNT_BITS = 2**28
 MAX_FRACTION_BITS = 2**20  # the numerator and denominator of `with_rerolls`, each
 _D6_SHAPE = tuple(face - 1 for face in D6)  # a d6 counted from 0
+_SMALL = 2**62  # numbers below it fit a machine word
 _KEPT = 200  # counts of up to this many dice are cached (some tens of MB at the very most)
 
 
@@ -297,6 +299,9 @@ def probability_of_rolls(ways: int, rolls: int) -> Rational:
     """
     if not ways:
         return Rational(0)
+    if rolls < _SMALL:  # a machine word: one gcd is quicker than taking out factors
+        common = gcd(ways, rolls)
+        return in_lowest_terms(ways // common, rolls // common)
     numerator, denominator = mpz(ways), mpz(rolls)
     for prime in (2, 3):
         numerator, times = remove(numerator, prime)
@@ -317,6 +322,51 @@ def probability_at_least(target: int, *, dice: int) -> Rational:
     whole_number("dice", dice, 0, MAX_DICE)  # before 6**dice is computed
     ways = _at_most(whole_number("target", target, -MAX_TARGET, MAX_TARGET) - 1, dice)
     return probability_of(6**dice - ways, dice=dice)
+
+
+def passes_probability(at_least: int, *, tests: int, probability: Rational) -> Rational:
+    """Probability that at least `at_least` of `tests` independent tests pass, each with
+    `probability` (a binomial tail).
+
+    ```python
+    from sympy import Rational
+
+    from rulesref.dice import passes_probability
+
+    print(passes_probability(2, tests=3, probability=Rational(1, 2)))  # 2 of 3 coins
+    #> 1/2
+    ```
+    """
+    passes = chance("probability", probability)
+    whole_number("tests", tests, 0, MAX_DICE)
+    whole_number("at_least", at_least, 0, tests)
+    hold, out_of = int(passes.numerator), int(passes.denominator)
+    bits = out_of.bit_length() * tests
+    if bits > MAX_FRACTION_BITS:
+        raise RulesError(
+            f"tests must keep the answer within {MAX_FRACTION_BITS:,} bits, got {tests:,} "
+            f"tests of a denominator of {out_of.bit_length():,} bits ({bits:,} bits)"
+        )
+    rolls = mpz(out_of) ** tests
+    if 2 * at_least > tests:  # the fewer terms: those of at least `at_least`
+        ways = _binomial_sum(at_least, tests, hold, out_of - hold)
+    else:  # or all but those of fewer, counted as failures of the other side
+        ways = rolls - _binomial_sum(tests - at_least + 1, tests, out_of - hold, hold)
+    common = gcd(ways, rolls)  # a whole-number gcd: no Rational re-normalises it
+    return in_lowest_terms(int(ways // common), int(rolls // common))
+
+
+def _binomial_sum(first: int, n: int, hold: int, fail: int) -> int:
+    """The sum over j from `first` to `n` of C(n, j) hold^j fail^(n - j): each term from
+    the one before by small factors and one exact division (no distribution is made)."""
+    if not fail:
+        return hold**n if first <= n else 0
+    term = mpz(comb(n, first)) * mpz(hold) ** first * mpz(fail) ** (n - first)
+    ways = term
+    for j in range(first, n):
+        term = divexact(term * ((n - j) * hold), (j + 1) * fail)
+        ways += term
+    return int(ways)
 
 
 def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
@@ -344,9 +394,9 @@ def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
     # every one of the tries fails: (1 - p)**tries, in whole numbers; no factor of the
     # denominator divides the misses (p is in lowest terms), so neither does one of the
     # difference: it is in lowest terms already
-    rolls = mpz(passes.denominator) ** tries
-    misses = mpz(passes.denominator - passes.numerator) ** tries
-    return in_lowest_terms(int(rolls - misses), int(rolls))
+    rolls = int(passes.denominator) ** tries  # Python's own: a power is quick in either
+    misses = int(passes.denominator - passes.numerator) ** tries
+    return in_lowest_terms(rolls - misses, rolls)
 
 
 __getattr__ = moved_from(__name__)  # the old names chance_at_most, chance_at_least

@@ -1,6 +1,7 @@
 """The exact dice core against brute-force enumeration of every roll."""
 
 from collections import Counter
+from fractions import Fraction
 from itertools import accumulate, product
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 from sympy import Rational
 
 from rulesref import dice as core
+from rulesref.counts import power
 from rulesref.dice import (
     D6,
     FACES,
@@ -16,6 +18,7 @@ from rulesref.dice import (
     MAX_DICE,
     MAX_FACE,
     convolve,
+    passes_probability,
     power_counts,
     probability_at_least,
     probability_at_most,
@@ -332,3 +335,35 @@ def test_the_python_fallback_takes_out_many_3s_and_2s(number, threes):
     for factor in (2, 3):
         multiple = number * factor**threes
         assert _remove(multiple, factor) == tuple(map(int, remove(multiple, factor)))
+
+
+@given(st.integers(0, 12), st.integers(0, 13), st.fractions(0, 1, max_denominator=40))
+@example(0, 0, Fraction(0)).via("no tests, at least none")
+@example(3, 3, Fraction(1)).via("every test passes surely")
+@example(3, 1, Fraction(0)).via("no test can pass")
+def test_passes_probability_matches_the_sum_over_every_outcome(tests, at_least, p):
+    """At least k of n tests: against the sum over every pattern of passes and failures."""
+    passes = Rational(p.numerator, p.denominator)
+    if at_least > tests:
+        with pytest.raises(RulesError, match="^at_least must be"):
+            passes_probability(at_least, tests=tests, probability=passes)
+        return
+    expected = sum(
+        (
+            passes ** sum(pattern) * (1 - passes) ** (tests - sum(pattern))
+            for pattern in product((0, 1), repeat=tests)
+            if sum(pattern) >= at_least
+        ),
+        Rational(0),
+    )
+    assert passes_probability(at_least, tests=tests, probability=passes) == expected
+
+
+def test_passes_probability_of_many_tests_agrees_with_the_polynomial_power():
+    """750 of 1,000 units passing 4+ with a re-roll (3/4): against (1 + 3x)^1000."""
+    weights = power([1, 3], 1000)  # (1 + 3x)^1000 by the packed power
+    for at_least in (0, 1, 250, 500, 750, 999, 1000):
+        expected = Rational(sum(weights[at_least:]), 4**1000)
+        assert passes_probability(at_least, tests=1000, probability=Rational(3, 4)) == expected
+    with pytest.raises(RulesError, match="^tests must keep the answer within"):
+        passes_probability(1, tests=10_000, probability=Rational(1, 10**200))

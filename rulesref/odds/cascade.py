@@ -187,23 +187,24 @@ def _testing(command: Command, after: Mapping[str, int], prefer: frozenset[str])
 
 # The most work the exact cascade takes on, by `_work`'s estimate: about 2 s of CPU and
 # 200 MB at the very most (benchmarks/cascade.py --search looks for forces that take more).
-MAX_CASCADE_WORK = 3 * 10**8
+MAX_CASCADE_WORK = 5 * 10**9
 
 
 def _work(commands: Sequence[_Command], keep: bool) -> int:
-    """An estimate of the cascade's work, in bits of whole numbers handled: in each
-    command, a polynomial of its units lost (tests + 1 coefficients of the bits of its
-    rolls) for each senior figure it may end with, four times over (made, then read back
-    for each unit); across commands, windows as long as the tests, of the bits of every
-    roll of the force, for each figure the force may test on."""
-    bits, commands_work, figures = 0, 0, set[Claim]()
+    """An estimate of the cascade's work, in bits of whole numbers handled. In each
+    command: a polynomial of its units lost (tests + 1 coefficients of the bits of its
+    rolls) for each senior figure it may end with, made, then read back for each unit.
+    Across commands: for each figure a command may end with, windows as long as the tests
+    of numbers of the bits of every roll of the force, whose products cost more than their
+    length (by the bits over 2**12)."""
+    bits, commands_work, seniors = 0, 0, 0
     for part in commands:
         rolls = sum(len(kind.names) * kind.weights.out_of.bit_length() for kind in part.alike)
-        claims = {kind.claim for kind in part.alike if kind.claim > part.base}
-        seniors = 1 if keep else len(claims) + 1
-        commands_work += 4 * seniors * (part.tests + 1) * rolls
-        bits, figures = bits + rolls, figures | claims | {part.base}
-    return commands_work + len(figures) * sum(part.tests for part in commands) * bits
+        claims = 1 if keep else len({kind.claim for kind in part.alike if kind.claim > part.base})
+        commands_work += 32 * (claims + 1) * (part.tests + 1) * rolls
+        bits, seniors = bits + rolls, seniors + claims + 1
+    tests = sum(part.tests for part in commands)
+    return commands_work + seniors * tests * bits * bits // 2**12
 
 
 def _check_size(commands: Sequence[_Command], keep: bool) -> None:
