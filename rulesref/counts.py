@@ -17,7 +17,7 @@ from rulesref.counts import Counts
 coin = Counts.of_faces((0, 1))
 print(coin.power(3))  # three coins: 0 to 3 heads
 #> Counts(low=0, weights=(1, 3, 3, 1))
-print(coin.power(3).times(Counts.of_faces((-1, 1))))  # and a die of -1 or +1
+print(coin.power(3).times(Counts.of_faces((-1, 0))))  # and a die of -1 or 0
 #> Counts(low=-1, weights=(1, 4, 6, 4, 1))
 ```
 

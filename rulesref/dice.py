@@ -67,8 +67,8 @@ MAX_TARGET = 6 * MAX_DICE
 MAX_FACE = MAX_TARGET  # the largest face of a die, whatever its sign
 MAX_FACES = 1000  # faces of one die in `power_counts`
 # The most bits of counts a product may make (totals times the bits of the largest count):
-# about 2 s and 200 MB of packed products and their unpacking at the very most.
-MAX_COUNT_BITS = 2**28
+# about a second and 150 MB of packed products and their unpacking at the very most.
+MAX_COUNT_BITS = 2**27
 MAX_FRACTION_BITS = 2**20  # the numerator and denominator of `with_rerolls`, each
 _D6_SHAPE = tuple(face - 1 for face in D6)  # a d6 counted from 0
 _SMALL = 2**62  # numbers below it fit a machine word

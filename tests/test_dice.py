@@ -278,7 +278,7 @@ def test_the_python_fallback_removes_factors_as_gmpy2_does(number, factor):
         (lambda: sum_counts(["123456"]), r"^dice\[0\] must be a sequence"),
         (
             lambda: sum_counts([(0, 0, 0, 0, 0, 60_000)] * 2000),
-            r"^dice must make counts of at most 268,435,456 bits",
+            r"^dice must make counts of at most 134,217,728 bits",
         ),
         (
             lambda: with_rerolls(Rational(1, 10**1000), 10_000),

@@ -187,7 +187,7 @@ def _testing(command: Command, after: Mapping[str, int], prefer: frozenset[str])
 
 # The most work the exact cascade takes on, by `_work`'s estimate: about 2 s of CPU and
 # 200 MB at the very most (benchmarks/cascade.py --search looks for forces that take more).
-MAX_CASCADE_WORK = 5 * 10**9
+MAX_CASCADE_WORK = 4 * 10**9
 
 
 def _work(commands: Sequence[_Command], keep: bool) -> int:
