@@ -367,3 +367,21 @@ def test_passes_probability_of_many_tests_agrees_with_the_polynomial_power():
         assert passes_probability(at_least, tests=1000, probability=Rational(3, 4)) == expected
     with pytest.raises(RulesError, match="^tests must keep the answer within"):
         passes_probability(1, tests=10_000, probability=Rational(1, 10**200))
+
+
+def test_small_answers_never_import_gmpy2():
+    """The `rulesref` command's small answers (a d6 test, a Break test) need no big
+    numbers: gmpy2, slow to import, is only imported when a big-number operation is used."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from rulesref import dice; from rulesref.exact import Rational; "
+        "dice.with_rerolls(dice.probability_at_least(4, dice=1), 3); "
+        "dice.probability_at_most(5, dice=2); assert 'gmpy2' not in sys.modules; "
+        "dice.probability_at_most(3000, dice=1000); print('gmpy2' in sys.modules)"
+    )
+    env = {"RULESREF_FRACTIONS": "1", "PATH": ""}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "True"  # 1,000 dice: the tail's big numbers use it
