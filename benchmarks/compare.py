@@ -313,6 +313,7 @@ QUESTIONS = {
 
 IMPORTS = {
     "rulesref": (
+        "gmpy2",  # rulesref.exact imports it on first use of a big number: an import too
         "rulesref.dice",
         "rulesref.break_test",
         "rulesref.leadership",
