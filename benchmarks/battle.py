@@ -7,9 +7,10 @@ defender defends (2,000 dice in one Battle Damage), and a brittle one, FUBAR and
 platoons under heavy artillery, where many numbers of withdrawals are possible. Every
 probability is an exact Rational; the script checks that the outcomes add up to 1. Each
 time is the best of three runs, in seconds of this process's own CPU time (the machine
-may be shared).
+may be shared). Last, the process's peak resident memory over all of them.
 """
 
+import resource
 import time
 
 from rulesref.campaign import Battle, Platoon, Side
@@ -51,6 +52,8 @@ def main() -> None:
     print(f"1000 v 1000, all attack against all defence: {seconds:.4f} s")
     seconds, _ = timed(Battle(brittle(1000), brittle(1000)))
     print(f"1000 v 1000, brittle (many numbers of withdrawals): {seconds:.4f} s")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10  # KiB on Linux
+    print(f"the process's largest resident size: {peak:.0f} MiB")
 
 
 if __name__ == "__main__":

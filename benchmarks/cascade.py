@@ -23,18 +23,33 @@ in several shapes, the hard ones included:
 
 Prints the seconds of each size (the best of a few runs), and the growth from the size
 before as a power of the number of units (N^2: four times the time for twice the units).
-The limit of Break tests (`MAX_CASCADE_TESTS`) is lifted: most of these forces have more.
+The limits of Break tests (`MAX_CASCADE_TESTS`) and of work (`MAX_CASCADE_WORK`) are
+lifted: most of these forces pass them.
+
+`--search N` looks for the slowest force the limits accept instead: N seeded random
+shapes (commands, units each, leaders riding in units or not, Leadership, ranks, a
+`prefer` list, re-rolls), each grown to the largest size the limits accept, then timed in
+a process of its own (CPU seconds and peak resident memory); it prints the slowest.
+`--no-gmpy2` counts with Python's integers, as the Workbench does in the page.
 
     .venv/bin/python benchmarks/cascade.py [SHAPE ...] [--sizes 100 1000 ...]
+    .venv/bin/python benchmarks/cascade.py --search 40 [--no-gmpy2]
 """
 
 import argparse
+import multiprocessing
 import random
+import resource
+import sys
 import time
 from collections.abc import Callable
 from math import log
 
+if "--no-gmpy2" in sys.argv:  # before rulesref is imported: rulesref.exact falls back
+    sys.modules["gmpy2"] = None  # type: ignore[assignment]
+
 from rulesref import leadership
+from rulesref.errors import RulesError
 from rulesref.leadership import Command, Doctrine, Force, Leader, Unit
 from rulesref.odds import cascade
 from rulesref.odds.cascade import cascade_probabilities
@@ -155,12 +170,96 @@ def seconds(shape: Shape, size: int, repeat: int = 3) -> float:
     return best
 
 
+def adversary(seed: int) -> Callable[[int], tuple[Force, dict[str, int], list[str]]]:
+    """A seeded random shape, as a function of its number of units: every unit testing,
+    leaders riding in units (each its own figure) or leading from outside, ranks and
+    Leadership spread or alike, half the figures preferred, re-rolls anywhere."""
+    rng = random.Random(seed)
+    size = rng.choice((1, 2, 4, 10, 50, 500))
+    riding = rng.random()  # the share of units carrying a leader
+    ranks = rng.choice((1, 3, 20, leadership.MAX_RANK))
+    rerolls = rng.choice((0, 0, 1, 3, 10))
+    every = Doctrine(rerolls)
+
+    def shape(units: int) -> tuple[Force, dict[str, int], list[str]]:
+        commands, casualties, prefer = [], {}, []
+        for number in range(0, units, size):
+            names = [f"u{n}" for n in range(number, min(number + size, units))]
+            squads = [
+                Unit(f"u{n}", 10, 2 + n * 3 % 5, doctrine=every)
+                for n in range(number, number + len(names))
+            ]
+            leaders = [
+                Leader(f"l{name}", 2 + n % 5, 1 + (n * 7) % ranks, name)
+                for n, name in enumerate(names, number)
+                if (n * 0.618) % 1 < riding
+            ] or [Leader(f"l{number}", 2 + number % 5, 1 + number % ranks)]
+            prefer += [leader.name for leader in leaders[::2]]
+            commands.append(Command(f"c{number}", squads, leaders, every))
+            casualties |= dict.fromkeys(names, 6)
+        return Force(commands, doctrine=every), casualties, prefer
+
+    return shape
+
+
+def accepted(shape: Callable[[int], tuple[Force, dict[str, int], list[str]]], units: int) -> bool:
+    force, casualties, prefer = shape(units)
+    try:
+        after, figures = leadership._after(force, casualties), frozenset(prefer)
+        commands = [cascade._testing(command, after, figures) for command in force.commands]
+        cascade._check_size(commands, False)
+    except RulesError:
+        return False
+    return True
+
+
+def largest(shape: Callable[[int], tuple[Force, dict[str, int], list[str]]]) -> int:
+    """The most units (testing) the limits accept in this shape, by bisection."""
+    low, high = 0, leadership.MAX_UNITS // 4 + 1  # MAX_CASCADE_TESTS of them, at most
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if accepted(shape, middle) else (low, middle)
+    return low
+
+
+def measured(seed: int, units: int, pipe: "multiprocessing.connection.Connection") -> None:
+    force, casualties, prefer = adversary(seed)(units)
+    begin = time.process_time()
+    cascade_probabilities(force, casualties, prefer=prefer)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10  # MiB (KiB on Linux)
+    pipe.send((time.process_time() - begin, peak))
+
+
+def search(tries: int) -> None:
+    print(f"{'seed':>5} {'units':>6} {'CPU s':>7} {'peak MiB':>9}")
+    slowest = (0.0, 0.0, 0, 0)
+    for seed in range(tries):
+        units = largest(adversary(seed))
+        if not units:
+            continue
+        receive, send = multiprocessing.Pipe(duplex=False)
+        child = multiprocessing.Process(target=measured, args=(seed, units, send))
+        child.start()
+        took, peak = receive.recv()
+        child.join()
+        print(f"{seed:>5} {units:>6} {took:>7.2f} {peak:>9.0f}", flush=True)
+        slowest = max(slowest, (took, peak, seed, units))
+    took, peak, seed, units = slowest
+    print(f"slowest: seed {seed}, {units} units: {took:.2f} s of CPU, peak {peak:.0f} MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("shapes", nargs="*", choices=[[], *SHAPES], default=[])
     parser.add_argument("--sizes", nargs="+", type=int)
+    parser.add_argument("--search", type=int, metavar="N")
+    parser.add_argument("--no-gmpy2", action="store_true")
     args = parser.parse_args()
-    cascade.MAX_CASCADE_TESTS = leadership.MAX_UNITS  # time it past its limit of tests
+    if args.search:
+        search(args.search)
+        return
+    cascade.MAX_CASCADE_TESTS = leadership.MAX_UNITS  # time it past its limits
+    cascade.MAX_CASCADE_WORK = 10**30
     print(f"{'shape':<17} {'units':>6} {'seconds':>8} {'growth':>7}")
     for name in args.shapes or SHAPES:
         shape, sizes = SHAPES[name]

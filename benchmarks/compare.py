@@ -68,25 +68,32 @@ def break_table(library: str) -> list[str]:
         at_most = {t: two.probability("<=", t) for t in range(-8, 11)}
     elif library == "dyce":
         at_most = {t: Fraction(two.le(t).get(True, 0), two.total) for t in range(-8, 11)}
-    else:
-        ways = [0, 0, *accumulate(int(c) for c in two.coeffs())]  # totals from 0 up
-        at_most = {t: Fraction(ways[max(t, 0)], 36) for t in range(-8, 11)}
+    else:  # FLINT in its own idiom: its exact rationals, fmpq, all the way
+        from flint import fmpq
+
+        ways = [0, 0, *accumulate(two.coeffs())]  # totals from 0 up, fmpz
+        at_most = {t: fmpq(ways[max(t, 0)], 36) for t in range(-8, 11)}
+    double_one = at_most[2] - at_most[1]  # 1/36, in the library's own type
 
     answers = []
     for ld, by, reroll in cells:
         target = ld - by
-        p = at_most[target] + (Fraction(1, 36) if target < 2 else 0)  # a double 1 stands
+        p = at_most[target] + (double_one if target < 2 else 0)  # a double 1 stands
         answers.append(p + (1 - p) * p if reroll else p)
     return answers
 
 
 def d6_leadership(library: str) -> list[str]:
-    """2. One d6 at or above 2+ ... 6+, with 0, 1 and 2 re-rolls of a failure."""
-    cells = [(target, rerolls) for target in range(2, 7) for rerolls in range(3)]
+    """2. One d6 at or above 2+ ... 6+, with 0 to 10 re-rolls of a failure."""
+    cells = [(target, rerolls) for target in range(2, 7) for rerolls in range(11)]
     if library == "rulesref":
         from rulesref.leadership import leadership_test_probability
 
         return [leadership_test_probability(t, rerolls=r) for t, r in cells]
+    if library == "flint":  # its exact rationals: fails on every try, 1 - (1 - p)^(r + 1)
+        from flint import fmpq
+
+        return [1 - (1 - fmpq(7 - t, 6)) ** (r + 1) for t, r in cells]
     if library == "icepool":
         import icepool
 
@@ -112,8 +119,8 @@ def difference(dice: int):
         if library == "rulesref":
             from rulesref.dice import D6, sum_counts
 
-            lowest, counts = sum_counts([D6] * dice + [tuple(-f for f in D6)] * dice)
-            return lowest, *counts
+            counts = sum_counts([D6] * dice + [tuple(-f for f in D6)] * dice)
+            return counts.low, *counts.weights
         # -d6 is 7 - d6: the difference is (2 dice)d6 - 7 dice
         both = _d6_sum(library, 2 * dice)
         if library == "flint":
@@ -159,6 +166,38 @@ def tail(dice: int, target: int):
             chance = Fraction(int(sum(native.coeffs()[: max(target - dice + 1, 0)])), 6**dice)
         return chance.numerator, chance.denominator
 
+    return answer
+
+
+def passes(tests: int, at_least: int):
+    """9. The chance that at least `at_least` of `tests` units pass a 4+ test with one
+    re-roll (3/4 each), as (numerator, denominator)."""
+
+    def answer(library: str) -> tuple[int, int]:
+        if library == "rulesref":
+            from rulesref.dice import passes_probability
+            from rulesref.exact import Rational
+
+            chance = passes_probability(at_least, tests=tests, probability=Rational(3, 4))
+            return chance.p, chance.q
+        if library == "flint":  # the binomial (1 + 3x)^n as an integer polynomial
+            from flint import fmpq, fmpz_poly
+
+            weights = (fmpz_poly([1, 3]) ** tests).coeffs()
+            chance = fmpq(sum(weights[at_least:]), 4**tests)
+            return int(chance.p), int(chance.q)
+        if library == "icepool":
+            import icepool
+
+            chance = (tests @ icepool.Die({0: 1, 1: 3})).probability(">=", at_least)
+        else:
+            from dyce import H
+
+            pool = tests @ H({0: 1, 1: 3})
+            chance = Fraction(pool.ge(at_least).get(True, 0), pool.total)
+        return chance.numerator, chance.denominator
+
+    answer.__doc__ = f"9. At least {at_least} of {tests} units pass 4+ with a re-roll."
     return answer
 
 
@@ -254,7 +293,7 @@ def cascade(library: str) -> dict[str, str]:
 
 QUESTIONS = {
     "Break test table, Ld 2-10 x lost by 0-10, with and without re-roll": (break_table, LIBRARIES),
-    "d6 Leadership 2+ to 6+, 0 to 2 re-rolls": (d6_leadership, ("rulesref", "icepool", "dyce")),
+    "d6 Leadership 2+ to 6+, 0 to 10 re-rolls": (d6_leadership, LIBRARIES),
     "20d6 - 20d6": (difference(20), LIBRARIES),
     "100d6 - 100d6": (difference(100), LIBRARIES),
     "counts of 1,000 d6": (counts(1000), LIBRARIES),
@@ -262,6 +301,8 @@ QUESTIONS = {
     "P(1,000 d6 ≤ 3,400)": (tail(1000, 3400), LIBRARIES),
     "P(10,000 d6 ≤ 35,000)": (tail(10_000, 35_000), LIBRARIES),
     "P(10,000 d6 ≤ 3)": (tail(10_000, 3), LIBRARIES),
+    "at least 750 of 1,000 units pass 4+ with a re-roll": (passes(1000, 750), LIBRARIES),
+    "at least 60 of 100 units pass 4+ with a re-roll": (passes(100, 60), LIBRARIES),
     "hits of a 50 v 50 campaign battle": (battle_hits, LIBRARIES),
     "every outcome of the same battle": (battle_everything, ("rulesref",)),
     "cascade of a 200-unit force": (cascade, ("rulesref",)),
@@ -272,6 +313,7 @@ QUESTIONS = {
 
 IMPORTS = {
     "rulesref": (
+        "gmpy2",  # rulesref.exact imports it on first use of a big number: an import too
         "rulesref.dice",
         "rulesref.break_test",
         "rulesref.leadership",

@@ -36,9 +36,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate
-from math import comb, prod
+from math import comb, gcd, prod
 
-from rulesref.errors import RulesError, whole_number
+from rulesref import counts
+from rulesref.counts import Counts, product
+from rulesref.errors import RulesError, sequence_of, whole_number
 from rulesref.errors import probability as checked_probability
 from rulesref.exact import Rational, divexact, in_lowest_terms, mpz, remove
 
@@ -47,30 +49,30 @@ __all__ = [
     "convolve",
     "power_counts",
     "sum_counts",
+    "counts_of",
     "total_counts",
     "ways_at_most",
     "probability_of",
+    "probability_of_rolls",
     "probability_at_most",
     "probability_at_least",
     "with_rerolls",
+    "passes_probability",
 ]
 
 FACES = range(1, 7)
 D6 = tuple(FACES)
 MAX_DICE = 10_000
 MAX_TARGET = 6 * MAX_DICE
+MAX_FACE = MAX_TARGET  # the largest face of a die, whatever its sign
+MAX_FACES = 1000  # faces of one die in `power_counts`
+# The most bits of counts a product may make (totals times the bits of the largest count):
+# about a second and 150 MB of packed products and their unpacking at the very most.
+MAX_COUNT_BITS = 2**27
+MAX_FRACTION_BITS = 2**20  # the numerator and denominator of `with_rerolls`, each
 _D6_SHAPE = tuple(face - 1 for face in D6)  # a d6 counted from 0
+_SMALL = 2**62  # numbers below it fit a machine word
 _KEPT = 200  # counts of up to this many dice are cached (some tens of MB at the very most)
-
-
-def _pack(counts: Iterable[int], width: int) -> int:
-    """The polynomial at x = 256**width: its coefficients side by side, `width` bytes each."""
-    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in counts), "little")
-
-
-def _unpack(number: int, width: int, length: int) -> list[int]:
-    raw = number.to_bytes(width * length, "little")
-    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
 
 
 def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
@@ -86,48 +88,26 @@ def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
     #> [1, 0, -1]
     ```
     """
-    if min(a) < 0 or min(b) < 0:
-        return _signed_convolve(a, b)
-    # a coefficient of the product is at most min(len) * max(a) * max(b): give it room
-    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
-    width = bits // 8 + 1
-    product = mpz(_pack(a, width)) * mpz(_pack(b, width))
-    return _unpack(int(product), width, len(a) + len(b) - 1)
+    a = sequence_of("a", a, int, low=1, high=MAX_COUNT_BITS, noun="a whole number")
+    b = sequence_of("b", b, int, low=1, high=MAX_COUNT_BITS, noun="a whole number")
+    bits = max(max(a), -min(a)).bit_length() + max(max(b), -min(b)).bit_length() + 1
+    _check_size("a and b", len(a) + len(b) - 1, bits)
+    return counts.convolve(a, b)
 
 
-def _signed_convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """`convolve` with negative coefficients: packed with room for a sign, and each field
-    of the product raised by half a field, so that none is negative or borrows from the
-    next."""
-    bits = _size(a) + _size(b) + min(len(a), len(b)).bit_length()
-    width = bits // 8 + 1
-    length = len(a) + len(b) - 1
-    half = 1 << (8 * width - 1)
-    product = mpz(_signed_pack(a, width)) * mpz(_signed_pack(b, width))
-    raised = int(product) + _pack([half] * length, width)
-    return [field - half for field in _unpack(raised, width, length)]
-
-
-def _signed_pack(coefficients: Sequence[int], width: int) -> int:
-    """`_pack` for coefficients of any sign: the field of a negative one holds it plus
-    256**width, which is then taken back from the field above."""
-    fields = _pack((c % (1 << 8 * width) for c in coefficients), width)
-    return fields - (_pack((c < 0 for c in coefficients), width) << 8 * width)
-
-
-def _size(coefficients: Sequence[int]) -> int:
-    """The bits of the largest coefficient, whatever its sign."""
-    return max(max(coefficients), -min(coefficients)).bit_length()
+def _check_size(name: str, totals: int, bits: int) -> None:
+    """Refuses counts of `totals` totals of up to `bits` bits each past `MAX_COUNT_BITS`,
+    before any is made: the work and the memory of a product grow with that size."""
+    if totals * bits > MAX_COUNT_BITS:
+        raise RulesError(
+            f"{name} must make counts of at most {MAX_COUNT_BITS:,} bits (totals times the "
+            f"bits of each count), got {totals:,} totals of up to {bits:,} bits"
+        )
 
 
 def _packed_power(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:
     """The packed-product kernel: the counts of `dice` dice of faces `shape`, lowest 0."""
-    one = [0] * (max(shape) + 1)
-    for face in shape:
-        one[face] += 1
-    width = (len(shape) ** dice).bit_length() // 8 + 1  # no count exceeds the rolls there are
-    power = mpz(_pack(one, width)) ** dice
-    return tuple(_unpack(int(power), width, (len(one) - 1) * dice + 1))
+    return Counts.of_faces(shape).power(dice).weights
 
 
 def _d6_power(dice: int) -> tuple[int, ...]:
@@ -161,33 +141,69 @@ def power_counts(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:
     ```
     """
     whole_number("dice", dice, 0, MAX_DICE)
+    shape = sequence_of("shape", shape, int, low=1, high=MAX_FACES, noun="a whole number")
+    whole_number("the lowest face of shape", min(shape), 0, 0)
+    whole_number("the highest face of shape", max(shape), 0, MAX_FACE)
+    if shape != _D6_SHAPE:  # the recurrence of d6 is bounded by MAX_DICE alone
+        _check_size("shape and dice", max(shape) * dice + 1, len(shape).bit_length() * dice)
+    return _counts_of_power(shape, dice)
+
+
+def _counts_of_power(shape: tuple[int, ...], dice: int) -> tuple[int, ...]:
     return (_kept_power if dice <= _KEPT else _power)(shape, dice)
 
 
-def sum_counts(dice: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
+def sum_counts(dice: Sequence[Sequence[int]]) -> Counts:
     """Ways to roll each total with independent six-sided dice, each given by its faces:
-    the lowest total, and the counts of each total from it up (they add up to 6**len(dice)).
+    the counts of each total from the lowest up (they add up to 6**len(dice)).
 
     ```python
     from rulesref.dice import D6, sum_counts
 
     minus_d6 = tuple(-face for face in D6)
     print(sum_counts([D6, minus_d6]))  # d6 - d6: from -5 to 5
-    #> (-5, [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1])
+    #> Counts(low=-5, weights=(1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1))
     ```
     """
-    if len(dice) > MAX_DICE:
-        raise RulesError(f"dice must be at most {MAX_DICE} dice, got {len(dice)}")
-    lowest, alike = 0, Counter[tuple[int, ...]]()
+    dice = sequence_of("dice", dice, Sequence, high=MAX_DICE, noun="the faces of a die")
+    seen: set[tuple[int, ...]] = set()
+    for index, faces in enumerate(dice):
+        if tuple(faces) not in seen:  # each set of faces checked once
+            name = f"dice[{index}]"
+            seen.add(sequence_of(name, faces, int, low=6, high=6, noun="a whole number"))
+            whole_number(f"the lowest face of {name}", min(faces), -MAX_FACE, MAX_FACE)
+            whole_number(f"the highest face of {name}", max(faces), -MAX_FACE, MAX_FACE)
+    alike = _alike(dice)
+    if set(alike) - {_D6_SHAPE}:  # the recurrence of d6 is bounded by MAX_DICE alone
+        spread = sum(max(shape) * number for shape, number in alike.items())
+        _check_size("dice", spread + 1, 3 * len(dice))  # 6**n has fewer than 3n bits
+    return counts_of(dice)
+
+
+def _alike(dice: Iterable[Sequence[int]]) -> Counter[tuple[int, ...]]:
+    """The number of dice of each shape (the faces less the lowest, sorted)."""
+    alike = Counter[tuple[int, ...]]()
     for faces, number in Counter(map(tuple, dice)).items():
-        base = min(faces)
-        lowest += base * number
-        alike[tuple(sorted(face - base for face in faces))] += number
-    counts = None
-    for shape, number in sorted(alike.items()):
-        power = power_counts(shape, number)
-        counts = list(power) if counts is None else convolve(counts, power)
-    return lowest, counts or [1]
+        alike[tuple(sorted(face - min(faces) for face in faces))] += number
+    return alike
+
+
+def counts_of(dice: Iterable[Sequence[int]]) -> Counts:
+    """`sum_counts` without its checks, for callers that made the dice themselves.
+
+    ```python
+    from rulesref.dice import D6, counts_of
+
+    print(counts_of([D6, D6]).weights[5])  # 2D6: six ways to make 7 (the sixth total up)
+    #> 6
+    ```
+    """
+    dice = list(dice)
+    lowest = sum(min(faces) for faces in dice)
+    powers = [
+        Counts(0, _counts_of_power(shape, number)) for shape, number in sorted(_alike(dice).items())
+    ]
+    return product(powers).shifted(lowest)
 
 
 def total_counts(dice: int) -> tuple[int, ...]:
@@ -262,12 +278,20 @@ def probability_of(ways: int, *, dice: int) -> Rational:
     ```
     """
     rolls = 6 ** whole_number("dice", dice, 0, MAX_DICE)
-    return _of_rolls(whole_number("ways", ways, 0, rolls), rolls)
+    return probability_of_rolls(whole_number("ways", ways, 0, rolls), rolls)
 
 
-def _of_rolls(ways: int, rolls: int) -> Rational:
+def probability_of_rolls(ways: int, rolls: int) -> Rational:
     """`ways` of `rolls` equally likely rolls, where `rolls` has no prime factor but 2 and
-    3 (d6 rolls, or a part of them), as a fraction in lowest terms.
+    3 (d6 rolls, or a part of them), as a fraction in lowest terms; unchecked, for
+    callers that counted them.
+
+    ```python
+    from rulesref.dice import probability_of_rolls
+
+    print(probability_of_rolls(6, 36))
+    #> 1/6
+    ```
 
     Only 2s and 3s can divide both, so they are taken out directly: several times quicker
     than the gcd of numbers thousands of bits long, for the thousands of fractions of a
@@ -275,13 +299,16 @@ def _of_rolls(ways: int, rolls: int) -> Rational:
     """
     if not ways:
         return Rational(0)
+    if rolls < _SMALL:  # a machine word: one gcd is quicker than taking out factors
+        common = gcd(ways, rolls)
+        return in_lowest_terms(ways // common, rolls // common)
     numerator, denominator = mpz(ways), mpz(rolls)
     for prime in (2, 3):
         numerator, times = remove(numerator, prime)
         # the rolls usually hold all of them: one division, not a count of its own
         shared = times if denominator % prime**times == 0 else remove(denominator, prime)[1]
         numerator *= prime ** (times - shared)
-        denominator //= prime**shared
+        denominator = divexact(denominator, prime**shared)
     return in_lowest_terms(int(numerator), int(denominator))
 
 
@@ -295,6 +322,51 @@ def probability_at_least(target: int, *, dice: int) -> Rational:
     whole_number("dice", dice, 0, MAX_DICE)  # before 6**dice is computed
     ways = _at_most(whole_number("target", target, -MAX_TARGET, MAX_TARGET) - 1, dice)
     return probability_of(6**dice - ways, dice=dice)
+
+
+def passes_probability(at_least: int, *, tests: int, probability: Rational) -> Rational:
+    """Probability that at least `at_least` of `tests` independent tests pass, each with
+    `probability` (a binomial tail).
+
+    ```python
+    from sympy import Rational
+
+    from rulesref.dice import passes_probability
+
+    print(passes_probability(2, tests=3, probability=Rational(1, 2)))  # 2 of 3 coins
+    #> 1/2
+    ```
+    """
+    passes = checked_probability("probability", probability)
+    whole_number("tests", tests, 0, MAX_DICE)
+    whole_number("at_least", at_least, 0, tests)
+    hold, out_of = int(passes.numerator), int(passes.denominator)
+    bits = out_of.bit_length() * tests
+    if bits > MAX_FRACTION_BITS:
+        raise RulesError(
+            f"tests must keep the answer within {MAX_FRACTION_BITS:,} bits, got {tests:,} "
+            f"tests of a denominator of {out_of.bit_length():,} bits ({bits:,} bits)"
+        )
+    rolls = mpz(out_of) ** tests
+    if 2 * at_least > tests:  # the fewer terms: those of at least `at_least`
+        ways = _binomial_sum(at_least, tests, hold, out_of - hold)
+    else:  # or all but those of fewer, counted as failures of the other side
+        ways = rolls - _binomial_sum(tests - at_least + 1, tests, out_of - hold, hold)
+    common = gcd(ways, rolls)  # a whole-number gcd: no Rational re-normalises it
+    return in_lowest_terms(int(ways // common), int(rolls // common))
+
+
+def _binomial_sum(first: int, n: int, hold: int, fail: int) -> int:
+    """The sum over j from `first` to `n` of C(n, j) hold^j fail^(n - j): each term from
+    the one before by small factors and one exact division (no distribution is made)."""
+    if not fail:
+        return hold**n if first <= n else 0
+    term = mpz(comb(n, first)) * mpz(hold) ** first * mpz(fail) ** (n - first)
+    ways = term
+    for j in range(first, n):
+        term = divexact(term * ((n - j) * hold), (j + 1) * fail)
+        ways += term
+    return int(ways)
 
 
 def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
@@ -311,7 +383,17 @@ def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
     """
     passes = checked_probability("probability", probability)
     whole_number("rerolls", rerolls, 0, MAX_DICE)
-    # every one of the rerolls + 1 tries fails: (1 - p)**(rerolls + 1), in whole numbers
-    rolls = passes.denominator ** (rerolls + 1)
-    misses = passes.denominator - passes.numerator
-    return Rational(rolls - misses ** (rerolls + 1), rolls)
+    tries = rerolls + 1
+    bits = int(passes.denominator).bit_length() * tries
+    if bits > MAX_FRACTION_BITS:
+        raise RulesError(
+            f"rerolls must keep the answer within {MAX_FRACTION_BITS:,} bits, got {rerolls:,} "
+            f"re-rolls of a denominator of {int(passes.denominator).bit_length():,} bits "
+            f"({bits:,} bits)"
+        )
+    # every one of the tries fails: (1 - p)**tries, in whole numbers; no factor of the
+    # denominator divides the misses (p is in lowest terms), so neither does one of the
+    # difference: it is in lowest terms already
+    rolls = int(passes.denominator) ** tries  # Python's own: a power is quick in either
+    misses = int(passes.denominator - passes.numerator) ** tries
+    return in_lowest_terms(rolls - misses, rolls)

@@ -8,7 +8,8 @@ command starts that way; the Python API returns sympy Rationals.
 
 The counting modules take their big whole numbers' operations from here too (`mpz`,
 `divexact`, `gcd`, `remove`): GMP's through gmpy2, or Python's own where gmpy2 is missing
-(in the browser), which count the same, only slower.
+(in the browser), which count the same, only slower. gmpy2 is imported when one of them
+is first used, not before.
 
 ```python
 from sympy import Rational as SympyRational
@@ -20,8 +21,12 @@ print(Rational(10, 36), Rational is SympyRational)
 ```
 """
 
+import math
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from functools import cache
+from operator import floordiv
+from typing import TYPE_CHECKING, NamedTuple
 
 __all__ = ["Rational", "in_lowest_terms", "FRACTIONS", "digits", "fraction_text", "short_fraction"]
 
@@ -45,27 +50,67 @@ else:  # the same numbers, without importing sympy
 
 
 def _remove(number: int, factor: int) -> tuple[int, int]:
-    """gmpy2.remove on Python's integers: `number` without its `factor`s, and how many."""
-    times = 0
-    while number and number % factor == 0:
-        number, times = number // factor, times + 1
+    """gmpy2.remove on Python's integers: `number` without its `factor`s, and how many.
+
+    As quick as the number is long, not as its factors are many: 2s are counted from the
+    bits; another factor is divided out by its powers factor**(2**i) while they divide,
+    then again from the largest down (a few big divisions, as for the bits of a count).
+    """
+    if not number:
+        return number, 0
+    if factor == 2:
+        times = (number & -number).bit_length() - 1
+        return number >> times, times
+    powers, times = [factor], 0
+    while number % powers[-1] == 0:
+        number //= powers[-1]
+        times += 1 << (len(powers) - 1)
+        powers.append(powers[-1] * powers[-1])
+    for exponent in range(len(powers) - 2, -1, -1):
+        if number % powers[exponent] == 0:
+            number //= powers[exponent]
+            times += 1 << exponent
     return number, times
 
 
-# For the counting modules, whole numbers thousands of bits long: GMP's (through gmpy2)
-# multiply, divide and take common divisors far quicker than Python's own.
-try:
-    from gmpy2 import divexact as divexact
-    from gmpy2 import gcd as gcd
-    from gmpy2 import mpz as mpz
-    from gmpy2 import remove as remove
-except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same, slower
-    from math import gcd as gcd
-    from operator import floordiv
+class _Operations(NamedTuple):
+    mpz: Callable[[int], int]
+    divexact: Callable[[int, int], int]
+    gcd: Callable[..., int]
+    remove: Callable[[int, int], tuple[int, int]]
 
-    divexact = floordiv  # exact there: each division it is asked for leaves no remainder
-    mpz = int
-    remove = _remove
+
+@cache
+def _operations() -> _Operations:
+    """For the counting modules, whole numbers thousands of bits long: GMP's (through
+    gmpy2) multiply, divide and take common divisors far quicker than Python's own. Looked
+    up on first use, so that an answer that needs none (the `rulesref` command's small
+    ones) never pays for importing gmpy2."""
+    try:
+        import gmpy2
+    except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same
+        return _Operations(int, floordiv, math.gcd, _remove)  # floordiv: exact where asked
+    return _Operations(gmpy2.mpz, gmpy2.divexact, gmpy2.gcd, gmpy2.remove)
+
+
+def mpz(number: int) -> int:
+    """`number` as a GMP integer (gmpy2's `mpz`), or as it is without gmpy2."""
+    return _operations().mpz(number)
+
+
+def divexact(number: int, divisor: int) -> int:
+    """`number // divisor`, where `divisor` is known to divide `number`."""
+    return _operations().divexact(number, divisor)
+
+
+def gcd(*numbers: int) -> int:
+    """The greatest common divisor of `numbers`."""
+    return _operations().gcd(*numbers)
+
+
+def remove(number: int, factor: int) -> tuple[int, int]:
+    """`number` without its `factor`s, and how many there were."""
+    return _operations().remove(number, factor)
 
 
 def digits(number: int) -> int:

@@ -1,6 +1,7 @@
 """The exact dice core against brute-force enumeration of every roll."""
 
 from collections import Counter
+from fractions import Fraction
 from itertools import accumulate, product
 
 import pytest
@@ -9,11 +10,15 @@ from hypothesis import strategies as st
 from sympy import Rational
 
 from rulesref import dice as core
+from rulesref.counts import power
 from rulesref.dice import (
     D6,
     FACES,
+    MAX_COUNT_BITS,
     MAX_DICE,
+    MAX_FACE,
     convolve,
+    passes_probability,
     power_counts,
     probability_at_least,
     probability_at_most,
@@ -114,17 +119,17 @@ def test_probability_of_names_what_it_refuses():
 
 
 def test_sum_counts_takes_as_many_dice_as_allowed():
-    assert sum(sum_counts([D6] * MAX_DICE)[1]) == 6**MAX_DICE
-    with pytest.raises(RulesError, match="^dice must be at most"):
+    assert sum(sum_counts([D6] * MAX_DICE).weights) == 6**MAX_DICE
+    with pytest.raises(RulesError, match="^dice must be a sequence of 0 to 10000 items"):
         sum_counts([D6] * (MAX_DICE + 1))
 
 
 @given(st.lists(st.sampled_from([D6, (1, 1, 1, 1, 1, 1), (-1, 0, 0, 1, 2, 3)]), max_size=4))
 def test_sum_counts_match_enumeration(dice):
-    lowest, counts = sum_counts(dice)
+    lowest, counts = sum_counts(dice).low, sum_counts(dice).weights
     totals = Counter(sum(roll) for roll in product(*dice))
     assert lowest == min(totals)
-    assert counts == [totals[lowest + i] for i in range(len(counts))]
+    assert counts == tuple(totals[lowest + i] for i in range(len(counts)))
     assert sum(counts) == 6 ** len(dice)
 
 
@@ -250,3 +255,133 @@ def test_the_python_fallback_removes_factors_as_gmpy2_does(number, factor):
 
     rest, times = _remove(number, factor)
     assert (rest, times) == tuple(map(int, remove(number, factor)))
+
+
+# --- limits on the work: an answer, or a refusal that names the limit, up front -------
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: convolve([1.5], [2]), r"^a\[0\] must be a whole number, got 1.5$"),
+        (lambda: convolve([], [1]), r"^a must be a sequence of 1 to"),
+        (lambda: convolve([1], "12"), r"^b must be a sequence of 1 to"),
+        (lambda: convolve([2**10**6] * 300, [1]), r"^a and b must make counts of at most"),
+        (lambda: power_counts((-1, 0), 2), r"^the lowest face of shape must be 0, got -1$"),
+        (lambda: power_counts((1, 2), 2), r"^the lowest face of shape must be 0, got 1$"),
+        (lambda: power_counts((0, 10**9), 2), r"^the highest face of shape must be"),
+        (lambda: power_counts((0, 60_000), 9000), r"^shape and dice must make counts of at most"),
+        (lambda: power_counts((), 2), r"^shape must be a sequence of 1 to"),
+        (lambda: sum_counts([(1, 2, 3)]), r"^dice\[0\] must be a sequence of 6 to 6 items"),
+        (lambda: sum_counts([D6, (0.5,) * 6]), r"^dice\[1\]\[0\] must be a whole number"),
+        (lambda: sum_counts([D6, (0, 0, 0, 0, 0, 10**6)]), r"^the highest face of dice\[1\]"),
+        (lambda: sum_counts(["123456"]), r"^dice\[0\] must be a sequence"),
+        (
+            lambda: sum_counts([(0, 0, 0, 0, 0, 60_000)] * 2000),
+            r"^dice must make counts of at most 134,217,728 bits",
+        ),
+        (
+            lambda: with_rerolls(Rational(1, 10**1000), 10_000),
+            r"^rerolls must keep the answer within 1,048,576 bits, got 10,000 re-rolls",
+        ),
+    ],
+)
+def test_work_past_the_limits_is_refused_up_front(call, message):
+    with pytest.raises(RulesError, match=message):
+        call()
+
+
+def test_many_different_dice_are_multiplied_by_halving():
+    """1,500 dice of 150 different shapes: a product tree, not 1,500 products onto a
+    growing one; the counts still add up to every roll, from the lowest (an odd die shows
+    its lowest, 1, on two faces) to the highest."""
+    dice = [(n % 2, 1, 2, 3, 4 + n % 10, 5 + n % 15) for n in range(1500)]
+    counts = sum_counts(dice)
+    assert counts.low == sum(n % 2 for n in range(1500)) and sum(counts.weights) == 6**1500
+    assert counts.weights[0] == 2**750 and counts.high == sum(max(die) for die in dice)
+
+
+@given(st.integers(1, 2000), st.integers(0, 59_999))
+@example(1, MAX_FACE - 1).via("the widest die")
+@example(2000, 5).via("the battle's most dice")
+def test_dice_near_the_limit_are_answered_or_refused_by_name(dice, face):
+    """Faces 0 to 4 and `face`: counted (adding up to every roll), or refused by the limit
+    on the size of the counts, before any work."""
+    shape = (0, 1, 2, 3, 4, face + 1)
+    totals = (face + 1) * dice + 1
+    if totals * 3 * dice > MAX_COUNT_BITS:
+        with pytest.raises(RulesError, match="^shape and dice must make counts of at most"):
+            power_counts(shape, dice)
+    elif totals * 3 * dice < 2**24:  # a few MB at most, in a test
+        assert sum(power_counts(shape, dice)) == 6**dice
+
+
+@given(st.fractions(min_value=0, max_value=1, max_denominator=10**9), st.integers(0, 200))
+def test_rerolls_are_in_lowest_terms_as_a_gcd_would_leave_them(p, rerolls):
+    passes = Rational(p.numerator, p.denominator)
+    expected = 1 - (1 - passes) ** (rerolls + 1)
+    got = with_rerolls(passes, rerolls)
+    assert (got.p, got.q) == (expected.p, expected.q)
+
+
+@given(st.integers(0, 6**400), st.integers(0, 3000))
+@example(3**1024, 0).via("a power of 3 that is a power of 2 times")
+@example(0, 5).via("no ways")
+def test_the_python_fallback_takes_out_many_3s_and_2s(number, threes):
+    from gmpy2 import remove
+
+    from rulesref.exact import _remove
+
+    for factor in (2, 3):
+        multiple = number * factor**threes
+        assert _remove(multiple, factor) == tuple(map(int, remove(multiple, factor)))
+
+
+@given(st.integers(0, 12), st.integers(0, 13), st.fractions(0, 1, max_denominator=40))
+@example(0, 0, Fraction(0)).via("no tests, at least none")
+@example(3, 3, Fraction(1)).via("every test passes surely")
+@example(3, 1, Fraction(0)).via("no test can pass")
+def test_passes_probability_matches_the_sum_over_every_outcome(tests, at_least, p):
+    """At least k of n tests: against the sum over every pattern of passes and failures."""
+    passes = Rational(p.numerator, p.denominator)
+    if at_least > tests:
+        with pytest.raises(RulesError, match="^at_least must be"):
+            passes_probability(at_least, tests=tests, probability=passes)
+        return
+    expected = sum(
+        (
+            passes ** sum(pattern) * (1 - passes) ** (tests - sum(pattern))
+            for pattern in product((0, 1), repeat=tests)
+            if sum(pattern) >= at_least
+        ),
+        Rational(0),
+    )
+    assert passes_probability(at_least, tests=tests, probability=passes) == expected
+
+
+def test_passes_probability_of_many_tests_agrees_with_the_polynomial_power():
+    """750 of 1,000 units passing 4+ with a re-roll (3/4): against (1 + 3x)^1000."""
+    weights = power([1, 3], 1000)  # (1 + 3x)^1000 by the packed power
+    for at_least in (0, 1, 250, 500, 750, 999, 1000):
+        expected = Rational(sum(weights[at_least:]), 4**1000)
+        assert passes_probability(at_least, tests=1000, probability=Rational(3, 4)) == expected
+    with pytest.raises(RulesError, match="^tests must keep the answer within"):
+        passes_probability(1, tests=10_000, probability=Rational(1, 10**200))
+
+
+def test_small_answers_never_import_gmpy2():
+    """The `rulesref` command's small answers (a d6 test, a Break test) need no big
+    numbers: gmpy2, slow to import, is only imported when a big-number operation is used."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from rulesref import dice; from rulesref.exact import Rational; "
+        "dice.with_rerolls(dice.probability_at_least(4, dice=1), 3); "
+        "dice.probability_at_most(5, dice=2); assert 'gmpy2' not in sys.modules; "
+        "dice.probability_at_most(3000, dice=1000); print('gmpy2' in sys.modules)"
+    )
+    env = {"RULESREF_FRACTIONS": "1", "PATH": ""}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "True"  # 1,000 dice: the tail's big numbers use it

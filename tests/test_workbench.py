@@ -85,7 +85,7 @@ BATTLES = {
 AS_IN_THE_PAGE = (
     "import os, sys; sys.modules['gmpy2'] = sys.modules['sympy'] = None; "
     "os.environ['RULESREF_FRACTIONS'] = '1'; "
-    "import rulesref.dice; assert rulesref.dice.mpz is int; "
+    "import rulesref.exact; assert rulesref.exact._operations().mpz is int; "
 )
 
 

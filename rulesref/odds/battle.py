@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from math import prod
 from typing import NamedTuple
 
 from rulesref.campaign import (
@@ -48,19 +49,12 @@ from rulesref.campaign import (
     hits_from_damage,
     verdict,
 )
-from rulesref.dice import probability_of, sum_counts
+from rulesref.counts import Counts
+from rulesref.dice import counts_of, probability_of_rolls
 from rulesref.errors import instance_of, word_of
 from rulesref.exact import Rational
 
 __all__ = ["hits_odds", "BattleOdds", "battle_odds"]
-
-
-class DamageCounts(NamedTuple):
-    """CA-12: a side's Battle Damage counted: `ways[i]` of the `6**dice` rolls give `low + i`."""
-
-    low: int
-    ways: list[int]
-    dice: int
 
 
 def _explained(battle: Battle) -> dict[Role, list[RollExplanation]]:
@@ -78,9 +72,10 @@ def _explained(battle: Battle) -> dict[Role, list[RollExplanation]]:
 
 def _damage_counts(
     rolls: Mapping[Role, Sequence[RollExplanation]], role: Role, readings: Readings
-) -> DamageCounts:
+) -> Counts:
     """CA-12, CA-C18: the counts of a side's Battle Damage, its attack less the enemy's
-    defence (or the other way round in CA-C18's other reading).
+    defence (or the other way round in CA-C18's other reading): `weights[i]` of all the
+    rolls (`total`, 6**dice) give `low + i`.
     A FUBAR platoon's roll is fixed (CA-9): it adds its value, and no die to count.
 
     Battle Damage adds up over the dice (tests/test_odds_battle.py checks it does), so each
@@ -99,25 +94,26 @@ def _damage_counts(
     ]
     fixed = sum(values[0] for values in faces if len(set(values)) == 1)
     dice = [values for values in faces if len(set(values)) > 1]
-    low, ways = sum_counts(dice)
-    return DamageCounts(fixed + low, ways, len(dice))
+    return counts_of(dice).shifted(fixed)
 
 
-def _hits_each(enemy: DamageCounts) -> list[int]:
+def _hits_each(enemy: Counts) -> list[int]:
     """CA-13: the hits a side takes, for each Battle Damage of the enemy in its counts."""
-    return [hits_from_damage(enemy.low + i) for i in range(len(enemy.ways))]
+    return [hits_from_damage(enemy.low + i) for i in range(len(enemy.weights))]
 
 
-def _hits_taken(hits: Sequence[int], enemy: DamageCounts) -> Counter[int]:
+def _hits_taken(hits: Sequence[int], enemy: Counts) -> Counter[int]:
     """CA-13: the ways of each number of hits a side takes, over the enemy's rolls."""
     taken: Counter[int] = Counter()
-    for h, ways in zip(hits, enemy.ways, strict=True):
+    for h, ways in zip(hits, enemy.weights, strict=True):
         taken[h] += ways
     return taken
 
 
-def _probabilities(ways: Mapping[int, int], dice: int) -> dict[int, Rational]:
-    return {value: probability_of(ways[value], dice=dice) for value in sorted(ways) if ways[value]}
+def _probabilities(ways: Mapping[int, int], rolls: int) -> dict[int, Rational]:
+    return {
+        value: probability_of_rolls(ways[value], rolls) for value in sorted(ways) if ways[value]
+    }
 
 
 def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
@@ -137,7 +133,7 @@ def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
     odds: dict[str, dict[int, Rational]] = {}
     for role in Role:
         enemy = _damage_counts(rolls, role.enemy, battle.readings)
-        odds[role] = _probabilities(_hits_taken(_hits_each(enemy), enemy), enemy.dice)
+        odds[role] = _probabilities(_hits_taken(_hits_each(enemy), enemy), enemy.total)
     return odds
 
 
@@ -205,7 +201,7 @@ class Struck(NamedTuple):
     tally: Counter[AfterHits]  # ways of each summary in `after`
 
 
-def _struck(side: Side, enemy: DamageCounts, policy: Policy) -> Struck:
+def _struck(side: Side, enemy: Counts, policy: Policy) -> Struck:
     """CA-13 to CA-16: the side after its hits, for each Battle Damage of the enemy."""
     each = _hits_each(enemy)
     hits = _hits_taken(each, enemy)
@@ -280,7 +276,7 @@ Decide = Callable[[AfterHits, AfterHits, int, int], None]
 
 
 def _decided(
-    damage: Mapping[Role, DamageCounts], struck: Mapping[Role, Struck], garrison: bool
+    damage: Mapping[Role, Counts], struck: Mapping[Role, Struck], garrison: bool
 ) -> Counter[Decided]:
     """CA-16 to CA-18, CA-20: the ways of each verdict, from one pair of each class."""
     tally = {role: struck[role].tally for role in Role}
@@ -332,7 +328,7 @@ def _unequal_withdrawals(tally: Mapping[Role, Counter[AfterHits]], decide: Decid
 
 
 def _equal_withdrawals(
-    damage: Mapping[Role, DamageCounts], struck: Mapping[Role, Struck], decide: Decide
+    damage: Mapping[Role, Counts], struck: Mapping[Role, Struck], decide: Decide
 ) -> None:
     """CA-18, CA-C6: equal withdrawals, split by comparing the two Battle Damage numbers
     in one sweep over the attacker's (which decides the defender's hits)."""
@@ -354,7 +350,7 @@ def _equal_withdrawals(
 
 
 def _damage_comparison(
-    damage: Mapping[Role, DamageCounts], struck: Mapping[Role, Struck]
+    damage: Mapping[Role, Counts], struck: Mapping[Role, Struck]
 ) -> tuple[Counter[AfterHits], Counter[AfterHits]]:
     """For each defender summary, the ways with equal withdrawals where the attacker's
     Battle Damage is greater than the defender's, and where they are equal."""
@@ -364,20 +360,20 @@ def _damage_comparison(
     equal: Counter[AfterHits] = Counter()
     below: Counter[int] = Counter()  # defender Battle Damage below x, by attacker withdrawals
     j = 0
-    for i, ways in enumerate(attack.ways):
+    for i, ways in enumerate(attack.weights):
         x = attack.low + i
-        while j < len(defence.ways) and defence.low + j < x:
+        while j < len(defence.weights) and defence.low + j < x:
             if not attacker_after[j].fell_back:
-                below[attacker_after[j].withdrawn] += defence.ways[j]
+                below[attacker_after[j].withdrawn] += defence.weights[j]
             j += 1
         defender = defender_after[i]
         if defender.fell_back or not ways:
             continue
         greater[defender] += ways * below[defender.withdrawn]
-        if j < len(defence.ways) and defence.low + j == x:
+        if j < len(defence.weights) and defence.low + j == x:
             attacker = attacker_after[j]
             if not attacker.fell_back and attacker.withdrawn == defender.withdrawn:
-                equal[defender] += ways * defence.ways[j]
+                equal[defender] += ways * defence.weights[j]
     return greater, equal
 
 
@@ -385,13 +381,13 @@ def _damage_comparison(
 
 
 def _odds(
-    damage: Mapping[Role, DamageCounts],
+    damage: Mapping[Role, Counts],
     struck: Mapping[Role, Struck],
     decided: Counter[Decided],
     pass_probability: Rational,
     garrison: bool,
 ) -> BattleOdds:
-    rolls = 6 ** sum(d.dice for d in damage.values())
+    rolls = prod(d.total for d in damage.values())
     passes, out_of = int(pass_probability.numerator), int(pass_probability.denominator)
     victor: Counter[Role | None] = Counter(dict.fromkeys((*Role, None), 0))
     must_check: Counter[Role] = Counter(dict.fromkeys(Role, 0))
@@ -412,7 +408,7 @@ def _odds(
             outcomes[_ending(found.verdict, fate_of)] += part
     return BattleOdds(
         {role: _exact_counts(damage[role]) for role in Role},
-        {role: _probabilities(struck[role].hits, damage[role.enemy].dice) for role in Role},
+        {role: _probabilities(struck[role].hits, damage[role.enemy].total) for role in Role},
         {role: _routed(struck[role].tally, damage[role.enemy]) for role in Role},
         {who: Rational(w, rolls) for who, w in victor.items()},
         {role: Rational(w, rolls) for role, w in must_check.items()},
@@ -431,11 +427,11 @@ def _ending(found: BattleVerdict, fate_of: Mapping[Role, Fate]) -> str:
     return f"no victor ({found.clause})"
 
 
-def _exact_counts(damage: DamageCounts) -> dict[int, Rational]:
-    return _probabilities(dict(enumerate(damage.ways, damage.low)), damage.dice)
+def _exact_counts(damage: Counts) -> dict[int, Rational]:
+    return _probabilities(dict(enumerate(damage.weights, damage.low)), damage.total)
 
 
-def _routed(tally: Counter[AfterHits], enemy: DamageCounts) -> Rational:
+def _routed(tally: Counter[AfterHits], enemy: Counts) -> Rational:
     """CA-16: the probability that the side cannot take all its hits."""
     ways = sum(w for summary, w in tally.items() if summary.routed)
-    return probability_of(ways, dice=enemy.dice)
+    return probability_of_rolls(ways, enemy.total)

@@ -47,7 +47,8 @@ from math import prod
 from operator import mul
 from typing import NamedTuple
 
-from rulesref.dice import _of_rolls, convolve
+from rulesref.counts import Counts, binomial, divided, middle_of, polynomial_product, times
+from rulesref.dice import probability_of_rolls
 from rulesref.errors import RulesError, instance_of
 from rulesref.exact import Rational, divexact, gcd
 from rulesref.leadership import (
@@ -71,7 +72,7 @@ from rulesref.leadership import (
 
 __all__ = ["Cascade", "cascade_probabilities"]
 
-Polynomial = list[int]  # coefficient k: the weight of losing k units
+Polynomial = Sequence[int]  # coefficient k: the weight of losing k units
 
 
 @dataclass(frozen=True)
@@ -185,67 +186,49 @@ def _testing(command: Command, after: Mapping[str, int], prefer: frozenset[str])
     return _Command(command, len(in_play), wiped, base, alike, untested)
 
 
-def _check_size(commands: Sequence[_Command]) -> None:
-    """The exact cascade answers up to `MAX_CASCADE_TESTS` tests in the force."""
+# The most work the exact cascade takes on, by `_work`'s estimate: about 2 s of CPU and
+# 200 MB at the very most (benchmarks/cascade.py --search looks for forces that take more).
+MAX_CASCADE_WORK = 4 * 10**9
+
+
+def _work(commands: Sequence[_Command], keep: bool) -> int:
+    """An estimate of the cascade's work, in bits of whole numbers handled. In each
+    command: a polynomial of its units lost (tests + 1 coefficients of the bits of its
+    rolls) for each senior figure it may end with, made, then read back for each unit.
+    Across commands: for each figure a command may end with, windows as long as the tests
+    of numbers of the bits of every roll of the force, whose products cost more than their
+    length (by the bits over 2**12)."""
+    bits, commands_work, seniors = 0, 0, 0
+    for part in commands:
+        rolls = sum(len(kind.names) * kind.weights.out_of.bit_length() for kind in part.alike)
+        claims = 1 if keep else len({kind.claim for kind in part.alike if kind.claim > part.base})
+        commands_work += 32 * (claims + 1) * (part.tests + 1) * rolls
+        bits, seniors = bits + rolls, seniors + claims + 1
+    tests = sum(part.tests for part in commands)
+    return commands_work + seniors * tests * bits * bits // 2**12
+
+
+def _check_size(commands: Sequence[_Command], keep: bool) -> None:
+    """The exact cascade answers up to `MAX_CASCADE_TESTS` tests in the force, and up to
+    `MAX_CASCADE_WORK` of work (`_work`), refused before any is done."""
     tests = sum(part.tests for part in commands)
     if tests > MAX_CASCADE_TESTS:
         raise RulesError(
             f"casualties must make at most {MAX_CASCADE_TESTS} units take a Break test "
             f"for the exact cascade, got {tests}"
         )
+    work = _work(commands, keep)
+    if work > MAX_CASCADE_WORK:
+        raise RulesError(
+            f"casualties must leave the exact cascade at most {MAX_CASCADE_WORK:,} bits of "
+            f"work (senior figures, tests and the bits of their re-rolled dice), got "
+            f"{work:,} from {tests} tests"
+        )
 
 
 def _binomial(weights: Weights, count: int) -> Polynomial:
     """(hold + fail x)^count: the weights of k failures among `count` alike tests."""
-    terms = [weights.hold**count]
-    for k in range(count):
-        if not weights.fail:
-            terms.append(0)
-        else:  # C(n, k+1) h^(n-k-1) f^(k+1) from C(n, k) h^(n-k) f^k, exactly
-            terms.append(terms[-1] * (count - k) * weights.fail // ((k + 1) * weights.hold))
-    return terms
-
-
-def _times(a: Polynomial, b: Polynomial, top: int | None = None) -> Polynomial:
-    """The product of two polynomials, below degree `top` if given."""
-    if len(a) > len(b):
-        a, b = b, a
-    if len(a) == 1:  # a number: no packing
-        return [a[0] * term for term in b[:top]]
-    if a.count(a[0]) == len(a):  # a number times 1 + x + ...: sums in a row
-        return [a[0] * total for total in _sliding(b, len(a))[:top]]
-    return convolve(a[:top], b[:top])[:top]
-
-
-def _sliding(polynomial: Polynomial, width: int) -> Polynomial:
-    """The product of `polynomial` and 1 + x + ... + x^(width - 1): sums of `width`
-    coefficients in a row."""
-    sums = list(accumulate(polynomial, initial=0))
-    last = len(polynomial)
-    return [sums[min(k + 1, last)] - sums[max(k + 1 - width, 0)] for k in range(last + width - 1)]
-
-
-def _product(polynomials: Sequence[Polynomial], top: int | None = None) -> Polynomial:
-    """The product of many polynomials, halving the list (GMP's fast products)."""
-    if not polynomials:
-        return [1]
-    ends = list(accumulate((len(polynomial) for polynomial in polynomials), initial=0))
-
-    def between(low: int, high: int) -> Polynomial:
-        if high - low == 1:
-            return polynomials[low][:top]
-        middle = _middle(ends, low, high)
-        return _times(between(low, middle), between(middle, high), top)
-
-    return between(0, len(polynomials))
-
-
-def _middle(ends: Sequence[int], low: int, high: int) -> int:
-    """Where to halve the polynomials from `low` to `high` (excluded, two at least) so that
-    the halves are about as long (`ends[i]`: the length of all before the i-th): a long
-    one goes on its own, and is not multiplied again at every level."""
-    middle = bisect_left(ends, (ends[low] + ends[high]) // 2, low + 1, high)
-    return min(middle, high - 1)
+    return binomial(weights.hold, weights.fail, count)
 
 
 def _rungs(part: _Command, keep: bool) -> list[Rung]:
@@ -255,7 +238,7 @@ def _rungs(part: _Command, keep: bool) -> list[Rung]:
     if keep:
         senior = max([part.base, *(kind.claim for kind in part.alike)])
         every = [_binomial(kind.weights, len(kind.names)) for kind in part.alike]
-        return [Rung(senior, _product(every))]
+        return [Rung(senior, polynomial_product(every))]
     seniors = sorted({part.base, *(kind.claim for kind in part.alike if kind.claim > part.base)})
     level = {senior: index for index, senior in enumerate(seniors)}
     factors: list[list[Polynomial]] = [[] for _ in seniors]
@@ -268,7 +251,7 @@ def _rungs(part: _Command, keep: bool) -> list[Rung]:
             all_fail[below] = weight * kind.weights.fail ** len(kind.names), lost + len(kind.names)
     rungs, at_most = [], [1]
     for senior, products, (weight, lost) in zip(seniors, factors, all_fail, strict=True):
-        at_most = _times(at_most, _product(products))
+        at_most = times(at_most, polynomial_product(products))
         if weight:
             rungs.append(Rung(senior, [0] * lost + [weight * w for w in at_most]))
     return rungs
@@ -314,7 +297,7 @@ def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational
     den = rolls * out_of
     common = int(gcd(den, *outcomes.values()))  # smaller numbers for the force stage
     outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
-    command_fails[part.command.name] = _of_rolls(fails, den)
+    command_fails[part.command.name] = probability_of_rolls(fails, den)
     return _Staged(part, rungs, rolls, out_of, outcomes, den // common)
 
 
@@ -345,7 +328,7 @@ def cascade_probabilities(
     prefer = preferred_figures(force, prefer)
     keep = instance_of("readings", readings, Readings, "a Readings").removed_figures_survive
     commands = [_testing(command, after, prefer) for command in force.commands]
-    _check_size(commands)
+    _check_size(commands, keep)
     unit_fails = {unit.name: Rational(0) for unit in force.units}
     for kind in (kind for part in commands for kind in part.alike):
         unit_fails |= dict.fromkeys(kind.names, Rational(*kind.weights))
@@ -435,20 +418,6 @@ class Window(NamedTuple):
         return self.sums[index] if index >= 0 and self.sums else 0
 
 
-class Shifted(NamedTuple):
-    """x^`shift` times `polynomial`: weights by units lost, `shift` of them surely lost."""
-
-    shift: int
-    polynomial: Polynomial
-
-
-def _stripped(polynomial: Polynomial) -> Shifted:
-    """The polynomial with its sure losses (the zero coefficients below the first) taken
-    out; all zero, it stays as it is."""
-    shift = next((k for k, weight in enumerate(polynomial) if weight), 0)
-    return Shifted(shift, polynomial[shift:])
-
-
 # Some coefficients of a product are quicker as sums of products than by packing, when
 # the sums take at most this many products for each coefficient that packing would make.
 _SUMS_PER_COEFFICIENT = 8
@@ -463,7 +432,7 @@ def _shifted(window: Window, polynomial: Polynomial, start: int, top: int) -> Wi
     products = (top - start) * len(polynomial)
     if products <= _SUMS_PER_COEFFICIENT * (len(sums) + len(polynomial)):
         return Window(start, [_dot(polynomial, sums[k::-1]) for k in range(start - low, top - low)])
-    return Window(start, _times(sums, polynomial)[start - low : top - low])
+    return Window(start, times(sums, polynomial)[start - low : top - low])
 
 
 def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
@@ -477,11 +446,11 @@ def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Wind
 
     def product(low: int, high: int) -> Polynomial:
         if (low, high) not in products:
-            middle = _middle(ends, low, high)
+            middle = middle_of(ends, low, high)
             products[low, high] = (
                 leaves[low][:top]
                 if high - low == 1
-                else _times(product(low, middle), product(middle, high), top)
+                else times(product(low, middle), product(middle, high), top)
             )
         return products[low, high]
 
@@ -491,7 +460,7 @@ def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Wind
     def down(low: int, high: int, outer: Window) -> list[Window]:
         if high - low == 1:
             return [outer]
-        middle = _middle(ends, low, high)
+        middle = middle_of(ends, low, high)
         left = _shifted(outer, product(middle, high), start(low, middle), top)
         right = _shifted(outer, product(low, middle), start(middle, high), top)
         return down(low, middle, left) + down(middle, high, right)
@@ -499,29 +468,29 @@ def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Wind
     return down(0, len(leaves), outer)
 
 
-def _outside(leaves: Sequence[Shifted], top: int, outer: Window, rest: Shifted) -> list[Window]:
+def _outside(leaves: Sequence[Counts], top: int, outer: Window, rest: Counts) -> list[Window]:
     """`_halving` on the leaves without their sure losses, under a bar lowered by them all,
     with `rest` (a factor in every leaf's outside, which needs no window of its own)
     multiplied into `outer` first; each window then moved up by the sure losses of the
     others and of `rest`."""
-    shift = sum(leaf.shift for leaf in leaves) + rest.shift
+    shift = sum(leaf.low for leaf in leaves) + rest.low
     if top <= shift or not outer.sums:
         return [Window(0, [])] * len(leaves)  # the bar is always reached
     lowered = top - shift
-    if rest.polynomial != [1]:
-        reach = sum(len(leaf.polynomial) - 1 for leaf in leaves)
-        outer = _shifted(outer, rest.polynomial, max(lowered - 1 - reach, 0), lowered)
-    windows = _halving([leaf.polynomial for leaf in leaves], lowered, outer)
+    if rest.weights != (1,):
+        reach = sum(len(leaf.weights) - 1 for leaf in leaves)
+        outer = _shifted(outer, rest.weights, max(lowered - 1 - reach, 0), lowered)
+    windows = _halving([leaf.weights for leaf in leaves], lowered, outer)
     return [
-        Window(window.start + shift - leaf.shift, window.sums)
+        Window(window.start + shift - leaf.low, window.sums)
         for window, leaf in zip(windows, leaves, strict=True)
     ]
 
 
-def _nothing_outside(leaves: Sequence[Shifted], top: int) -> Window:
+def _nothing_outside(leaves: Sequence[Counts], top: int) -> Window:
     """The window `_outside` needs of the number 1 (cumulative weights all 1)."""
-    lowered = top - sum(leaf.shift for leaf in leaves)
-    start = max(lowered - 1 - sum(len(leaf.polynomial) - 1 for leaf in leaves), 0)
+    lowered = top - sum(leaf.low for leaf in leaves)
+    start = max(lowered - 1 - sum(len(leaf.weights) - 1 for leaf in leaves), 0)
     return Window(start, [1] * max(lowered - start, 0))
 
 
@@ -531,7 +500,7 @@ class Piece(NamedTuple):
     and the weight of the emptied ones among them."""
 
     upto: Claim
-    below_bar: Shifted
+    below_bar: Counts
     mass: int
     gone: int
 
@@ -556,7 +525,9 @@ def _pieces(test: _ForceTest, part: _Staged, thresholds: Sequence[Threshold]) ->
                 below_bar[lost], most = below_bar[lost] + weight, max(most, lost)
             mass, gone, joined = mass + weight, gone + (0 if left else weight), joined + 1
         if joined > first or not span:
-            piece = Piece(threshold.senior, _stripped(below_bar[: most + 1]), mass, gone)
+            piece = Piece(
+                threshold.senior, Counts(0, tuple(below_bar[: most + 1])).stripped(), mass, gone
+            )
             span.append((index, piece))
     return span
 
@@ -570,31 +541,22 @@ class Node(NamedTuple):
 
     merged: list[tuple[int, Piece]]
     halves: list["Node"]
-    inner: Shifted
+    inner: Counts
     inner_mass: int
     inner_gone: int
 
 
-def _plus(a: Shifted, b: Shifted) -> Shifted:
-    """The sum of two shifted polynomials."""
-    if a.shift > b.shift:
-        a, b = b, a
-    total = a.polynomial + [0] * max(b.shift + len(b.polynomial) - a.shift - len(a.polynomial), 0)
-    for k, weight in enumerate(b.polynomial, b.shift - a.shift):
-        total[k] += weight
-    return Shifted(a.shift, total)
-
-
-def _inner(halves: Sequence[Node], top: int) -> Shifted:
+def _inner(halves: Sequence[Node], top: int) -> Counts:
     """The sum over the halves of the product of their merged pieces and their `inner`,
     below the bar `top`."""
     terms = []
     for half in halves:
         factors = [piece.below_bar for _, piece in half.merged] + [half.inner]
-        shift = sum(factor.shift for factor in factors)
+        shift = sum(factor.low for factor in factors)
         if shift < top:
-            terms.append(Shifted(shift, _product([f.polynomial for f in factors], top - shift)))
-    return reduce(_plus, terms) if terms else Shifted(top, [0])  # none: nothing below the bar
+            weights = polynomial_product([f.weights for f in factors], top - shift)
+            terms.append(Counts(shift, tuple(weights)))
+    return reduce(Counts.plus, terms) if terms else Counts(top, (0,))  # none: nothing below the bar
 
 
 def _node(low: int, high: int, spans: list[tuple[int, Span]], steps: list[int], top: int) -> Node:
@@ -603,7 +565,7 @@ def _node(low: int, high: int, spans: list[tuple[int, Span]], steps: list[int], 
     merged = [(index, span[0][1]) for index, span in spans if len(span) == 1]
     changing = [(index, span) for index, span in spans if len(span) > 1]
     if high - low == 1:  # one threshold: nothing changes
-        return Node(merged, [], Shifted(0, [steps[low]]), steps[low], steps[low])
+        return Node(merged, [], Counts(0, (steps[low],)), steps[low], steps[low])
     middle = (low + high) // 2
     left = [(index, [p for p in span if p[0] < middle]) for index, span in changing]
     right = [
@@ -626,15 +588,15 @@ class Outer(NamedTuple):
 
 def _others_of_kind(
     kinds: Sequence[Sequence[tuple[int, Piece]]], top: int
-) -> tuple[Shifted, int, int]:
+) -> tuple[Counts, int, int]:
     """For alike pieces (the same weights) merged at a run, the product of all of them but
     one of each kind (below the bar, its mass, its emptied weight): a factor of the outside
     of every piece of the run, made once."""
     powers = [(members[0][1], len(members) - 1) for members in kinds]
-    shift = sum(piece.below_bar.shift * count for piece, count in powers)
-    polynomials = [piece.below_bar.polynomial for piece, count in powers for _ in range(count)]
+    shift = sum(piece.below_bar.low * count for piece, count in powers)
+    polynomials = [piece.below_bar.weights for piece, count in powers for _ in range(count)]
     return (
-        Shifted(shift, _product(polynomials, max(top - shift, 1))),
+        Counts(shift, tuple(polynomial_product(polynomials, max(top - shift, 1)))),
         prod(piece.mass**count for piece, count in powers),
         prod(piece.gone**count for piece, count in powers),
     )
@@ -644,8 +606,7 @@ def _kinds(merged: Sequence[tuple[int, Piece]]) -> list[list[tuple[int, Piece]]]
     """The merged pieces, alike ones (the same weights) together."""
     kinds: dict[tuple[object, ...], list[tuple[int, Piece]]] = defaultdict(list)
     for index, piece in merged:
-        shift, polynomial = piece.below_bar
-        kinds[shift, tuple(polynomial), piece.mass, piece.gone].append((index, piece))
+        kinds[piece.below_bar, piece.mass, piece.gone].append((index, piece))
     return list(kinds.values())
 
 
@@ -715,19 +676,9 @@ def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) 
     inside = Outer(windows[-1], mass * masses[-1], gone)
     for half in node.halves:
         _down(half, inside, test, outsides)
-    lost = range(node.inner.shift, node.inner.shift + len(node.inner.polynomial))
-    fewer = _dot(node.inner.polynomial, [inside.window.fewer(test.bar - k) for k in lost])
+    lost = range(node.inner.low, node.inner.low + len(node.inner.weights))
+    fewer = _dot(node.inner.weights, [inside.window.fewer(test.bar - k) for k in lost])
     return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
-
-
-def _divided(polynomial: Polynomial, weights: Weights) -> Polynomial:
-    """`polynomial` / (hold + fail x), which divides it exactly: one alike unit's factor
-    taken out, to put in its holding alone."""
-    quotient, previous = [], 0
-    for coefficient in polynomial[:-1]:
-        previous = (coefficient - weights.fail * previous) // weights.hold
-        quotient.append(previous)
-    return quotient
 
 
 def _stay_values(part: _Staged, fail: States, whole: int) -> list[Polynomial]:
@@ -766,7 +717,7 @@ def _stays(part: _Staged, fail: States, whole: int) -> tuple[int, dict[str, int]
     for kind in part.part.alike:
         if kind.weights not in from_rung:
             terms = [
-                _dot(_divided(rung.at_most, kind.weights), rise)
+                _dot(divided(rung.at_most, kind.weights.hold, kind.weights.fail), rise)
                 for rung, rise in zip(part.rungs, rises, strict=True)
             ]
             from_rung[kind.weights] = list(accumulate(reversed(terms)))[::-1]
@@ -788,10 +739,12 @@ def _removals(
         stays, units = _stays(part, fail, whole)
         den = part.rolls * part.out_of * whole
         name = part.part.command.name
-        command_removed[name] = _of_rolls(den - stays, den)
+        command_removed[name] = probability_of_rolls(den - stays, den)
         unit_removed |= {unit.name: Rational(1) for unit in part.part.command.units}
         unit_removed |= dict.fromkeys(part.part.untested, command_removed[name])
-        unit_removed |= {unit: _of_rolls(den - weight, den) for unit, weight in units.items()}
+        unit_removed |= {
+            unit: probability_of_rolls(den - weight, den) for unit, weight in units.items()
+        }
     return unit_removed, command_removed
 
 
@@ -819,5 +772,9 @@ def _force_stage(
     unit_removed, command_removed = _removals(test, staged, fail_given)
     total = prod(part.den for part in staged) * test.out_of
     return Cascade(
-        unit_fails, unit_removed, command_fails, command_removed, _of_rolls(broken, total)
+        unit_fails,
+        unit_removed,
+        command_fails,
+        command_removed,
+        probability_of_rolls(broken, total),
     )

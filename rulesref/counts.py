@@ -1,0 +1,235 @@
+"""Counts at an offset: the one value type of rulesref's exact counting.
+
+`Counts(low, weights)` holds whole-number weights of the totals from `low` up: `weights[k]`
+is the weight (the number of equally likely rolls, say) of the total `low + k`. They are
+the coefficients of the polynomial x^low (w0 + w1 x + w2 x^2 + ...), so the counts of a sum
+of independent totals are the product of their polynomials (`times`, `power`, `product`),
+and a question about totals below a bar needs only a window of them (`top=`). The role
+dyce's `H` and icepool's `Die` play, in whole numbers: `rulesref.dice` counts dice with it,
+`rulesref.odds.battle` the Battle Damage, `rulesref.odds.cascade` the units lost.
+
+Nothing here checks its input: the callers (`rulesref.dice` for the public functions)
+check once, at the edge.
+
+```python
+from rulesref.counts import Counts
+
+coin = Counts.of_faces((0, 1))
+print(coin.power(3))  # three coins: 0 to 3 heads
+#> Counts(low=0, weights=(1, 3, 3, 1))
+print(coin.power(3).times(Counts.of_faces((-1, 0))))  # and a die of -1 or 0
+#> Counts(low=-1, weights=(1, 4, 6, 4, 1))
+```
+
+Products run on packed integers (Kronecker substitution): each polynomial packed into one
+big integer, a fixed number of bytes per coefficient, so that one GMP multiplication
+(through gmpy2) makes the whole product (one Python multiplication where gmpy2 is missing).
+"""
+
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
+
+from rulesref.exact import mpz
+
+__all__ = ["Counts", "product"]
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Weights of the totals from `low` up (`weights[k]`: of the total `low + k`)."""
+
+    low: int
+    weights: tuple[int, ...]
+
+    @classmethod
+    def of_faces(cls, faces: Iterable[int]) -> "Counts":
+        """One die: each face one way (a face shown twice, two ways)."""
+        faces = list(faces)
+        low = min(faces)
+        weights = [0] * (max(faces) - low + 1)
+        for face in faces:
+            weights[face - low] += 1
+        return cls(low, tuple(weights))
+
+    @cached_property
+    def total(self) -> int:
+        """All the weight: the number of rolls, when the weights count rolls."""
+        return sum(self.weights)
+
+    @property
+    def high(self) -> int:
+        """The highest total counted."""
+        return self.low + len(self.weights) - 1
+
+    def shifted(self, by: int) -> "Counts":
+        """Every total moved up by `by`."""
+        return Counts(self.low + by, self.weights)
+
+    def below(self, top: int) -> "Counts":
+        """Only the totals below `top` (none left: no weights)."""
+        return Counts(self.low, self.weights[: max(top - self.low, 0)])
+
+    def stripped(self) -> "Counts":
+        """The zero weights at the low end taken into `low` (all zero: as it is)."""
+        first = next((k for k, weight in enumerate(self.weights) if weight), 0)
+        return Counts(self.low + first, self.weights[first:])
+
+    def plus(self, other: "Counts") -> "Counts":
+        """The weights of both, added total by total."""
+        low = min(self.low, other.low)
+        total = [0] * (max(self.high, other.high) - low + 1)
+        for counts in (self, other):
+            for k, weight in enumerate(counts.weights, counts.low - low):
+                total[k] += weight
+        return Counts(low, tuple(total))
+
+    def times(self, other: "Counts", top: int | None = None) -> "Counts":
+        """The counts of the sum of the two totals (the product of the polynomials), only
+        the totals below `top` if given."""
+        low = self.low + other.low
+        degree = None if top is None else max(top - low, 0)
+        return Counts(low, tuple(times(self.weights, other.weights, degree)))
+
+    def power(self, n: int) -> "Counts":
+        """The counts of the sum of `n` such totals."""
+        if not self.weights:
+            return self
+        return Counts(self.low * n, tuple(power(self.weights, n)))
+
+
+def product(counts: Sequence[Counts], top: int | None = None) -> Counts:
+    """The counts of the sum of many totals (below `top` if given), halving the list so
+    that GMP multiplies long polynomials, not one at a time onto a growing product."""
+    low = sum(each.low for each in counts)
+    degree = None if top is None else max(top - low, 0)
+    return Counts(low, tuple(polynomial_product([each.weights for each in counts], degree)))
+
+
+# The algebra on plain sequences of coefficients (the coefficient k of x^k), for the
+# counting code that works on them directly.
+
+Polynomial = Sequence[int]
+
+
+def _pack(coefficients: Iterable[int], width: int) -> int:
+    """The polynomial at x = 256**width: its coefficients side by side, `width` bytes each."""
+    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in coefficients), "little")
+
+
+def _unpack(number: int, width: int, length: int) -> list[int]:
+    raw = number.to_bytes(width * length, "little")
+    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+
+
+def convolve(a: Polynomial, b: Polynomial) -> list[int]:
+    """The product of two polynomials (not empty; coefficients of any sign), packed."""
+    if min(a) < 0 or min(b) < 0:
+        return _signed_convolve(a, b)
+    # a coefficient of the product is at most min(len) * max(a) * max(b): give it room
+    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
+    width = bits // 8 + 1
+    packed = mpz(_pack(a, width)) * mpz(_pack(b, width))
+    return _unpack(int(packed), width, len(a) + len(b) - 1)
+
+
+def _signed_convolve(a: Polynomial, b: Polynomial) -> list[int]:
+    """`convolve` with negative coefficients: packed with room for a sign, and each field
+    of the product raised by half a field, so that none is negative or borrows from the
+    next."""
+    bits = _size(a) + _size(b) + min(len(a), len(b)).bit_length()
+    width = bits // 8 + 1
+    length = len(a) + len(b) - 1
+    half = 1 << (8 * width - 1)
+    packed = mpz(_signed_pack(a, width)) * mpz(_signed_pack(b, width))
+    raised = int(packed) + _pack([half] * length, width)
+    return [field - half for field in _unpack(raised, width, length)]
+
+
+def _signed_pack(coefficients: Polynomial, width: int) -> int:
+    """`_pack` for coefficients of any sign: the field of a negative one holds it plus
+    256**width, which is then taken back from the field above."""
+    fields = _pack((c % (1 << 8 * width) for c in coefficients), width)
+    return fields - (_pack((c < 0 for c in coefficients), width) << 8 * width)
+
+
+def _size(coefficients: Polynomial) -> int:
+    """The bits of the largest coefficient, whatever its sign."""
+    return max(max(coefficients), -min(coefficients)).bit_length()
+
+
+def power(polynomial: Polynomial, n: int) -> list[int]:
+    """The polynomial (coefficients not negative, not all 0) to the power `n`, packed."""
+    if not n:
+        return [1]
+    # no coefficient of the power exceeds the polynomial at x = 1 to the power n
+    width = (sum(polynomial) ** n).bit_length() // 8 + 1
+    packed = mpz(_pack(polynomial, width)) ** n
+    return _unpack(int(packed), width, (len(polynomial) - 1) * n + 1)
+
+
+def times(a: Polynomial, b: Polynomial, top: int | None = None) -> list[int]:
+    """The product of two polynomials, below degree `top` if given."""
+    a, b = a[:top], b[:top]  # no coefficient from above `top` reaches below it
+    if len(a) > len(b):
+        a, b = b, a
+    if not a:
+        return []
+    if len(a) == 1:  # a number: no packing
+        return [a[0] * term for term in b]
+    if a.count(a[0]) == len(a):  # a number times 1 + x + ...: sums in a row
+        return [a[0] * total for total in _sliding(b, len(a))[:top]]
+    return convolve(a, b)[:top]
+
+
+def _sliding(polynomial: Polynomial, width: int) -> list[int]:
+    """The product of `polynomial` and 1 + x + ... + x^(width - 1): sums of `width`
+    coefficients in a row."""
+    sums = list(accumulate(polynomial, initial=0))
+    last = len(polynomial)
+    return [sums[min(k + 1, last)] - sums[max(k + 1 - width, 0)] for k in range(last + width - 1)]
+
+
+def polynomial_product(polynomials: Sequence[Polynomial], top: int | None = None) -> list[int]:
+    """The product of many polynomials, below degree `top` if given, halving the list."""
+    if not polynomials:
+        return [1][:top]
+    ends = list(accumulate((len(polynomial) for polynomial in polynomials), initial=0))
+
+    def between(low: int, high: int) -> list[int]:
+        if high - low == 1:
+            return list(polynomials[low][:top])
+        middle = middle_of(ends, low, high)
+        return times(between(low, middle), between(middle, high), top)
+
+    return between(0, len(polynomials))
+
+
+def middle_of(ends: Sequence[int], low: int, high: int) -> int:
+    """Where to halve the polynomials from `low` to `high` (excluded, two at least) so that
+    the halves are about as long (`ends[i]`: the length of all before the i-th): a long
+    one goes on its own, and is not multiplied again at every level."""
+    middle = bisect_left(ends, (ends[low] + ends[high]) // 2, low + 1, high)
+    return min(middle, high - 1)
+
+
+def binomial(hold: int, fail: int, count: int) -> list[int]:
+    """(hold + fail x)^count: the weights of k failures among `count` alike tries, each
+    holding on `hold` rolls and failing on `fail` (`hold` not 0)."""
+    terms = [hold**count]
+    for k in range(count):
+        # C(n, k+1) h^(n-k-1) f^(k+1) from C(n, k) h^(n-k) f^k, exactly
+        terms.append(terms[-1] * (count - k) * fail // ((k + 1) * hold) if fail else 0)
+    return terms
+
+
+def divided(polynomial: Polynomial, hold: int, fail: int) -> list[int]:
+    """`polynomial` / (hold + fail x), which must divide it exactly: one try's factor
+    taken out."""
+    quotient, previous = [], 0
+    for coefficient in polynomial[:-1]:
+        previous = (coefficient - fail * previous) // hold
+        quotient.append(previous)
+    return quotient
