@@ -78,7 +78,7 @@ function page() {
   };
   // the form draws at most this many units, leaders and platoons (each a card of fields);
   // a larger description is answered as it is, and edited as a file
-  const CARDS = 60;
+  const CARDS = 30;
   // the exact fraction is shown whole up to this many characters, else its length is
   const SHORT_FRACTION = 60;
   let DATA;  // data/workbench.json: choices, defaults, limits, samples and their answers
