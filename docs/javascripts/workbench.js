@@ -78,10 +78,10 @@ function page() {
   };
   // the form draws at most this many units, leaders and platoons (each a card of fields);
   // a larger description is answered as it is, and edited as a file
-  const CARDS = 60;
+  const CARDS = 30;
   // the exact fraction is shown whole up to this many characters, else its length is
-  let DATA;  // data/workbench.json: choices, defaults, limits, samples and their answers
   const SHORT_FRACTION = 60;
+  let DATA;  // data/workbench.json: choices, defaults, limits, samples and their answers
 
   // --- the description being edited: the JSON the command line reads (a force) or the
   // JSON of rulesref.workbench (a battle); the form is drawn from it, and only own
@@ -183,7 +183,7 @@ function page() {
 
   // --- the force (LD-1 to LD-12): what its units and leaders are, and what this phase cost
   let cards = 0;
-  function more(count, what) {  // the cards left undrawn, said once per list
+  function more(count, what) {  // the cards of a list left undrawn
     return el("p", { class: "rr-wb-more", text: `${count} more ${what} not shown: the form shows ${CARDS} units, leaders and platoons. They are answered as they are; to change them, download the description, edit the file and load it again.` });
   }
   function doctrine(path) {
@@ -254,9 +254,9 @@ function page() {
     ];
     for (const [c, command] of commands.entries()) {
       const at = ["commands", c];
-      const removeCommand = button("Remove this command", () => edit(() => removeUnits(commands, c)));
+      const remove = button("Remove this command", () => edit(() => removeCommand(commands, c)));
       if (!isRecord(command)) {
-        parts.push(group(`Command ${c + 1}`, at, removeCommand));
+        parts.push(group(`Command ${c + 1}`, at, remove));
         continue;
       }
       const units = list(own(command, "units"));
@@ -266,8 +266,8 @@ function page() {
           cardsOfUnits.push(more(units.length - u, "units"));
           break;
         }
-        const remove = button("Remove this unit", () => edit(() => removeUnit(command, units, u)));
-        cardsOfUnits.push(isRecord(unit) ? unitCard([...at, "units", u], unit, remove) : group(`Unit ${u + 1}`, [...at, "units", u], remove));
+        const removeThis = button("Remove this unit", () => edit(() => removeUnit(units, u)));
+        cardsOfUnits.push(isRecord(unit) ? unitCard([...at, "units", u], unit, removeThis) : group(`Unit ${u + 1}`, [...at, "units", u], removeThis));
       }
       parts.push(group(named(own(command, "name"), `Command ${c + 1}`), at,
         el("div", { class: "rr-wb-row" }, field("Command", [...at, "name"], "text")),
@@ -275,7 +275,7 @@ function page() {
         ...cardsOfUnits,
         button("Add a unit", () => edit(() => setAt([...at, "units"], [...units, { name: `Unit ${c + 1}.${units.length + 1}`, ...DATA.new.unit }]))),
         group("Leaders", [...at, "leaders"], ...leaderRows([...at, "leaders"], units.map((unit) => own(unit, "name")))),
-        removeCommand));
+        remove));
     }
     parts.push(button("Add a command", () => edit(() => setAt(["commands"], [...commands, { name: `Command ${commands.length + 1}`, units: [{ name: `Unit ${commands.length + 1}.1`, ...DATA.new.unit }] }]))));
     parts.push(orphans());
@@ -313,7 +313,7 @@ function page() {
       setAt(["prefer"], kept.length ? kept : undefined);
     }
   }
-  function removeUnit(command, units, index) {
+  function removeUnit(units, index) {
     const [unit] = units.splice(index, 1);
     forget(own(unit, "name"), { unit: true });
   }
@@ -321,7 +321,7 @@ function page() {
     const [leader] = leaders.splice(index, 1);
     forget(own(leader, "name"), { unit: false });
   }
-  function removeUnits(commands, index) {
+  function removeCommand(commands, index) {
     const [command] = commands.splice(index, 1);
     for (const unit of list(own(command, "units"))) forget(own(unit, "name"), { unit: true });
     for (const leader of list(own(command, "leaders"))) forget(own(leader, "name"), { unit: false });
