@@ -613,6 +613,8 @@ EDITS = {
         {"removed_figures_survive": True},
     ),
 }
+
+
 @pytest.mark.parametrize(
     "edits, added", [pytest.param(*edit, id=name) for name, edit in EDITS.items()]
 )
