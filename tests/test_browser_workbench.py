@@ -9,14 +9,11 @@ Also the page's data file: its choices, defaults and first answers come from the
 
 import base64
 import copy
-import functools
-import http.server
 import json
 import os
 import random
 import subprocess
 import sys
-import threading
 import zlib
 from dataclasses import fields
 from pathlib import Path
@@ -24,10 +21,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 from test_browser import CHROMIUM, FLAGS
-from test_workbench import B_COMPANY, _Handler, address
+from test_workbench import B_COMPANY, address
 
 from rulesref import campaign, leadership
-from rulesref.cli import MAX_FILE_BYTES, MAX_JSON_DEPTH
+from rulesref.inputs import MAX_BYTES as MAX_FILE_BYTES
+from rulesref.inputs import MAX_DEPTH as MAX_JSON_DEPTH
 from rulesref.leadership import MAX_UNITS
 from rulesref.workbench import answer
 from rulesref.workbench_choices import SAMPLE_BATTLE, choices, page_data
@@ -99,13 +97,8 @@ window.Worker = class extends PageWorker {
 
 
 @pytest.fixture(scope="module")
-def server(site):
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Handler, directory=str(site))
-    )
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_port}/workbench/"
-    httpd.shutdown()
+def server(base_url):
+    return f"{base_url}/workbench/"
 
 
 @pytest.fixture(scope="module")
