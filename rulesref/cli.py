@@ -40,6 +40,7 @@ from rulesref.questions import (
     LeadershipSetup,
     Needed,
     ReformSetup,
+    Setup,
     View,
     bar,
     compare,
@@ -385,14 +386,17 @@ def _table(args: argparse.Namespace) -> str:
 
 
 # `rulesref compare`: each set-up is written with the options of its own test's command
-SETUPS = {"break": (BreakSetup, "stands"), "reform": (ReformSetup, "passes")}
-SETUPS["leadership"] = (LeadershipSetup, "passes")
+SETUPS: dict[str, tuple[type[Setup], str]] = {
+    "break": (BreakSetup, "stands"),
+    "reform": (ReformSetup, "passes"),
+    "leadership": (LeadershipSetup, "passes"),
+}
 
 
 def _compare(args: argparse.Namespace) -> str:
     setup, outcome = SETUPS[args.test]
     written = {"A": args.a, "B": args.b}
-    chosen = []
+    chosen: list[Setup] = []
     for name, options in written.items():
         try:
             parsed = _parser().parse_args([args.test, *shlex.split(options)])
@@ -402,7 +406,8 @@ def _compare(args: argparse.Namespace) -> str:
             ) from None
         fields = {k: v for k, v in vars(parsed).items() if k not in ("command", "run", "json")}
         chosen.append(setup(**fields))
-    both = compare(*chosen)
+    a, b = chosen
+    both = compare(a, b)
     if args.json:
         return json.dumps(
             {

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sympy import Rational
+from test_browser import base_url, browser  # noqa: F401 (fixtures)
 
 from rulesref.break_test import MAX_LEADERSHIP, MAX_LOST_BY, break_test_probability
 from rulesref.cli import main
@@ -30,7 +31,7 @@ from rulesref.questions import (
     totals_odds,
     viewed,
 )
-from rulesref.tables import break_test_table, leadership_test_table, tables
+from rulesref.tables import break_test_table, leadership_test_table, percent, tables
 
 bars = st.fractions(min_value=0, max_value=1, max_denominator=400).map(
     lambda f: Rational(f.numerator, f.denominator)
@@ -276,3 +277,79 @@ def test_bad_questions_on_the_command_line_are_one_line_and_status_2(capsys, arg
     status, out, err = _command(capsys, *args)
     assert (status, out) == (2, "")
     assert message in err and err.count("\n") == 1
+
+
+@pytest.fixture
+def questions_page(browser, base_url):  # noqa: F811
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    page = context.new_page()
+
+    def open_at(query: str = ""):
+        page.goto(f"{base_url}/tools/calculators/{query}#compare")
+        page.wait_for_selector("#rr-questions[data-ready=true]")
+        return page
+
+    yield open_at
+    context.close()
+
+
+def _shown(page, part: str) -> str:
+    return page.inner_text(f"#rr-questions .rr-compare-{part}")
+
+
+def test_the_page_compares_two_setups_as_the_api_does(questions_page):
+    page = questions_page()
+    assert _shown(page, "a") == "155/324 (47.8%)"
+    assert _shown(page, "b") == "5/12 (41.7%)"
+    assert _shown(page, "difference") == "5/81 (+6.2 points)"
+    a_form = '#rr-questions form[data-setup="A"]'
+    page.set_checked(f"{a_form} input[name=reroll]", False)
+    page.fill(f"{a_form} input[name=leadership]", "7")
+    both = compare(BreakSetup(7, 3), BreakSetup(9, 3))
+    assert _shown(page, "a") == f"{both.a} ({percent(both.a)})"
+    assert _shown(page, "difference") == f"{both.difference} ({both.points()})"
+    # two series on one chart: each point is the Python answer at its margin
+    series = page.locator("#rr-questions .rr-compare-chart polyline")
+    assert series.count() == 2
+    titles = page.locator("#rr-questions .rr-compare-chart circle title").all_text_contents()
+    for by in range(11):
+        p = break_test_probability(7, by)
+        assert f"A, lost by {by}: {p} ({percent(p)})" in titles
+        q = break_test_probability(9, by)
+        assert f"B, lost by {by}: {q} ({percent(q)})" in titles
+    page.screenshot(path="test-artifacts/compare-390.png", full_page=False)
+
+
+@pytest.mark.parametrize("goal", ["50%", "90%", "1/36", "0.3", "75%"])
+def test_the_page_answers_what_leadership_is_needed_as_the_api_does(questions_page, goal):
+    page = questions_page()
+    for reroll in (False, True):
+        page.fill("#rr-questions form.rr-need input[name=at_least]", goal)
+        page.set_checked("#rr-questions form.rr-need input[name=reroll]", reroll)
+        found = least_leadership(goal, 3, reroll=reroll)
+        shown = page.inner_text("#rr-questions .rr-need-answer")
+        if found is None:
+            assert shown.startswith("No Leadership from 0 to 10 stands at least")
+        else:
+            p = found.probability
+            assert shown.startswith(f"Leadership {found.value}: stands {p} ({percent(p)})")
+
+
+def test_the_questions_live_in_the_address_and_bad_input_is_named(questions_page):
+    page = questions_page("?questions.A.leadership=6&questions.need.at_least=0.9")
+    assert page.input_value('#rr-questions form[data-setup="A"] input[name=leadership]') == "6"
+    assert (
+        _shown(page, "a")
+        == f"{break_test_probability(6, 3, reroll=True)} ("
+        + percent(break_test_probability(6, 3, reroll=True))
+        + ")"
+    )
+    page.fill('#rr-questions form[data-setup="B"] input[name=lost_by]', "4")
+    assert "questions.B.lost_by=4" in page.url
+    page.fill('#rr-questions form[data-setup="B"] input[name=lost_by]', "101")
+    error = page.locator("#rr-questions .rr-error")
+    assert error.inner_text() == 'B: lost_by must be a whole number from 0 to 100, got "101"'
+    page.fill("#rr-questions form.rr-need input[name=at_least]", "120%")
+    assert page.inner_text("#rr-questions .rr-need-answer").startswith(
+        'at least must be a chance from 0 to 1, written 90%, 0.9 or 9/10, got "120%"'
+    )

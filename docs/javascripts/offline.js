@@ -27,9 +27,15 @@
   });
 
   async function register() {
-    const registration = await navigator.serviceWorker.register(new URL("sw.js", root), {
-      scope: root.pathname,
-    });
+    let registration;
+    try {
+      registration = await navigator.serviceWorker.register(new URL("sw.js", root), {
+        scope: root.pathname,
+      });
+    } catch {
+      return; // no worker (storage turned off, a private window): the site stays online-only
+    }
+    if (!registration) return; // a browser (or test harness) that blocks workers
     const watch = (worker) => {
       worker.addEventListener("statechange", () => {
         if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);

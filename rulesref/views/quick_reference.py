@@ -5,8 +5,9 @@ It is HTML for one printed page (the Quick reference page of the site); each num
 read from `rulesref.tables`, each line from the clause registry.
 
 ```python
-from rulesref.views.quick_reference import sheet, sheet_percent
 from sympy import Rational
+
+from rulesref.views.quick_reference import sheet, sheet_percent
 
 html = sheet()
 print("BR-5" in html, html.count("<table"))
