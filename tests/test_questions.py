@@ -345,7 +345,7 @@ def test_the_questions_live_in_the_address_and_bad_input_is_named(questions_page
         + ")"
     )
     page.fill('#rr-questions form[data-setup="B"] input[name=lost_by]', "4")
-    assert "questions.B.lost_by=4" in page.url
+    page.wait_for_function("location.search.includes('questions.B.lost_by=4')")
     page.fill('#rr-questions form[data-setup="B"] input[name=lost_by]', "101")
     error = page.locator("#rr-questions .rr-error")
     assert error.inner_text() == 'B: lost_by must be a whole number from 0 to 100, got "101"'
