@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +31,21 @@ from rulesref.inputs import (
     parse_json,
 )
 from rulesref.leadership import leadership_target, leadership_test_probability
+from rulesref.questions import (
+    BreakSetup,
+    LeadershipSetup,
+    Needed,
+    ReformSetup,
+    Setup,
+    View,
+    bar,
+    compare,
+    fewest_rerolls,
+    least_leadership,
+    most_lost_by,
+    totals_odds,
+    viewed,
+)
 from rulesref.tables import percent, tables
 
 __all__ = ["main", "force_from_json", "parse_json", "InputError", "located"]
@@ -43,6 +59,9 @@ EXAMPLES = """examples:
   rulesref battle --file examples/battle.json
   rulesref cascade examples/b-company.json --exact
   rulesref table break-test > break-test.csv
+  rulesref compare break "--leadership 8 --lost-by 3 --reroll" "--leadership 9 --lost-by 3"
+  rulesref need break --at-least 50% --lost-by 3
+  rulesref totals --dice 2 --view at-least
 """
 
 
@@ -267,6 +286,96 @@ def _table(args: argparse.Namespace) -> str:
     return by_name[args.name].csv().rstrip("\n")
 
 
+# `rulesref compare`: each set-up is written with the options of its own test's command
+SETUPS: dict[str, tuple[type[Setup], str]] = {
+    "break": (BreakSetup, "stands"),
+    "reform": (ReformSetup, "passes"),
+    "leadership": (LeadershipSetup, "passes"),
+}
+
+
+def _compare(args: argparse.Namespace) -> str:
+    setup, outcome = SETUPS[args.test]
+    written = {"A": args.a, "B": args.b}
+    chosen: list[Setup] = []
+    for name, options in written.items():
+        try:
+            parsed = _parser().parse_args([args.test, *shlex.split(options)])
+        except ValueError as error:  # an unclosed quote
+            raise RulesError(
+                f"{name.lower()} must be options of rulesref {args.test}, got {options!r} ({error})"
+            ) from None
+        fields = {k: v for k, v in vars(parsed).items() if k not in ("command", "run", "json")}
+        chosen.append(setup(**fields))
+    a, b = chosen
+    both = compare(a, b)
+    if args.json:
+        return json.dumps(
+            {
+                "test": "compare",
+                "kind": args.test,
+                "a": str(both.a),
+                "b": str(both.b),
+                "difference": str(both.difference),
+            }
+        )
+    return "\n".join(
+        [
+            f"A, {args.a}: {outcome} {both.a} ({percent(both.a)})",
+            f"B, {args.b}: {outcome} {both.b} ({percent(both.b)})",
+            f"A - B: {both.difference} ({both.points()})",
+        ]
+    )
+
+
+def _needed(found: Needed | None, answer: str, none: str) -> str:
+    """The answer to a `need` question, with the cell of the site's table that holds it."""
+    if found is None:
+        return none
+    where = f", the {found.table} table's row {found.row}, column {found.column}"
+    chance = f"{found.probability} ({percent(found.probability)})"
+    return f"{answer} {found.value}: {chance}{where * bool(found.table)}"
+
+
+def _need(args: argparse.Namespace) -> str:
+    goal = bar(args.at_least)
+    wanted = f"at least {goal} ({percent(goal)})"
+    if args.test == "leadership":
+        if args.target is None:
+            raise RulesError("target must be given for a Leadership test (2 to 6, or written 4+)")
+        on = f"On {leadership_target(args.target)}+"
+        return _needed(
+            fewest_rerolls(goal, args.target, ignore=args.ignore),
+            f"{on}, the fewest re-rolls that pass {wanted} are",
+            f"{on}, no number of re-rolls from 0 to 10 passes {wanted}",
+        )
+    if (args.leadership is None) == (args.lost_by is None):
+        raise RulesError("give one of leadership and lost_by: the other is the answer")
+    options = {
+        "steadfast": args.steadfast,
+        "insane_courage": args.insane_courage,
+        "reroll": args.reroll,
+    }
+    if args.leadership is None:
+        return _needed(
+            least_leadership(goal, args.lost_by, **options),
+            f"Lost by {args.lost_by}, the least Leadership that stands {wanted} is",
+            f"Lost by {args.lost_by}, no Leadership from 0 to 10 stands {wanted}",
+        )
+    return _needed(
+        most_lost_by(goal, args.leadership, **options),
+        f"Leadership {args.leadership} stands {wanted} when lost by at most",
+        f"Leadership {args.leadership} stands {wanted} at no margin from 0 to 100",
+    )
+
+
+def _totals(args: argparse.Namespace) -> str:
+    view = View(args.view.replace("-", " "))
+    lines = [f"{args.dice}D6, {view} each total:"]
+    chances = viewed(totals_odds(args.dice), view)
+    return "\n".join(lines + [f"{total}: {p} ({percent(p)})" for total, p in chances.items()])
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="rulesref",
@@ -359,6 +468,37 @@ def _parser() -> argparse.ArgumentParser:
 
     sub = command("table", "print a probability table of the site as CSV", _table)
     sub.add_argument("name", help=", ".join(table.name for table in tables()))
+
+    sub = command("compare", "two set-ups of one test side by side, and their difference", _compare)
+    sub.add_argument("test", choices=list(SETUPS), help="the test both set-ups take")
+    sub.add_argument("a", help="set-up A: the options of that test's command, quoted")
+    sub.add_argument("b", help="set-up B, the same way")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sub = command(
+        "need", "the least Leadership, greatest margin or fewest re-rolls for a chance", _need
+    )
+    sub.add_argument(
+        "test", choices=("break", "leadership"), help="the test to reach the chance in"
+    )
+    sub.add_argument("--at-least", required=True, help="the chance to reach: 90%%, 0.9 or 9/10")
+    sub.add_argument("--leadership", type=_whole, help="break: give it to ask the greatest margin")
+    sub.add_argument("--lost-by", type=_whole, help="break: give it to ask the least Leadership")
+    sub.add_argument("--steadfast", action="store_true", help="break: ignore the margin (BR-6)")
+    sub.add_argument(
+        "--no-insane-courage", dest="insane_courage", action="store_false", help="break: BR-5 off"
+    )
+    sub.add_argument("--reroll", action="store_true", help="break: one re-roll (a variant)")
+    sub.add_argument("--target", type=_whole, help="leadership: 2 to 6, or written 4+")
+    sub.add_argument(
+        "--ignore", action="store_true", help="leadership: a Doctrine ignores a failure"
+    )
+
+    sub = command(
+        "totals", "the chance of each total of some d6, exactly, at least or at most", _totals
+    )
+    sub.add_argument("--dice", type=_whole, required=True, help="1 to 100")
+    sub.add_argument("--view", choices=("exactly", "at-least", "at-most"), default="exactly")
     return parser
 
 

@@ -1,0 +1,355 @@
+"""The questions players ask (rulesref.questions) against brute force: every comparison
+is the rules' own two numbers, every "what do I need" answer the least (or greatest)
+value found by trying them all, every view a sum over the enumerated dice."""
+
+import io
+import json
+from collections import Counter
+from contextlib import redirect_stdout
+from itertools import product
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sympy import Rational
+from test_browser import base_url, browser  # noqa: F401 (fixtures)
+
+from rulesref.break_test import MAX_LEADERSHIP, MAX_LOST_BY, break_test_probability
+from rulesref.cli import main
+from rulesref.errors import RulesError
+from rulesref.leadership import MAX_REROLLS, leadership_test_probability
+from rulesref.questions import (
+    BreakSetup,
+    LeadershipSetup,
+    ReformSetup,
+    View,
+    bar,
+    compare,
+    fewest_rerolls,
+    least_leadership,
+    most_lost_by,
+    totals_odds,
+    viewed,
+)
+from rulesref.tables import break_test_table, leadership_test_table, percent, tables
+
+bars = st.fractions(min_value=0, max_value=1, max_denominator=400).map(
+    lambda f: Rational(f.numerator, f.denominator)
+)
+flags = st.booleans()
+
+
+def test_the_issues_example_a_reroll_against_one_more_leadership():
+    """Lost by 3: Leadership 8 with a re-roll holds 155/324 (47.8%), Leadership 9 without
+    5/12 (41.7%): the re-roll is worth 6.2 points more."""
+    both = compare(BreakSetup(8, 3, reroll=True), BreakSetup(9, 3))
+    assert (both.a, both.b) == (Rational(155, 324), Rational(5, 12))
+    assert both.difference == Rational(155, 324) - Rational(5, 12) == Rational(5, 81)
+    assert both.points() == "+6.2 points"
+    assert str(both) == "A: 155/324 (47.8%), B: 5/12 (41.7%), A - B: 5/81 (+6.2 points)"
+
+
+@given(
+    st.integers(0, MAX_LEADERSHIP),
+    st.integers(0, 12),
+    flags,
+    flags,
+    st.integers(2, 6),
+    st.integers(0, 3),
+)
+def test_a_comparison_is_the_two_functions_answers(ld, by, steadfast, reroll, target, rerolls):
+    a = BreakSetup(ld, by, steadfast=steadfast, reroll=reroll)
+    b = LeadershipSetup(target, rerolls=rerolls)
+    both = compare(a, b)
+    assert both.a == break_test_probability(ld, by, steadfast=steadfast, reroll=reroll)
+    assert both.b == leadership_test_probability(target, rerolls=rerolls)
+    assert compare(b, a).difference == -both.difference  # swapped, the sign flips
+    assert compare(a, a).difference == 0
+
+
+def test_a_reform_setup_is_the_reform_tests_answer():
+    assert compare(ReformSetup(8, 3), ReformSetup(8, 3, unbreakable=True)).b == Rational(13, 18)
+
+
+def _least_by_trying(goal, probability, values):
+    meeting = [v for v in values if probability(v) >= goal]
+    return meeting[0] if meeting else None
+
+
+@given(bars, st.integers(0, 12), flags, flags, flags)
+def test_least_leadership_is_the_least_that_meets_the_bar(goal, by, steadfast, courage, reroll):
+    options = {"steadfast": steadfast, "insane_courage": courage, "reroll": reroll}
+    found = least_leadership(goal, by, **options)
+    expected = _least_by_trying(
+        goal, lambda ld: break_test_probability(ld, by, **options), range(MAX_LEADERSHIP + 1)
+    )
+    if expected is None:
+        assert found is None
+    else:
+        assert (found.value, found.parameter) == (expected, "leadership")
+        assert found.probability == break_test_probability(expected, by, **options) >= goal
+
+
+@given(bars, st.integers(0, MAX_LEADERSHIP), flags, flags, flags)
+def test_most_lost_by_is_the_greatest_that_meets_the_bar(goal, ld, steadfast, courage, reroll):
+    options = {"steadfast": steadfast, "insane_courage": courage, "reroll": reroll}
+    found = most_lost_by(goal, ld, **options)
+    meeting = [
+        by for by in range(MAX_LOST_BY + 1) if break_test_probability(ld, by, **options) >= goal
+    ]
+    if not meeting:
+        assert found is None
+    else:
+        assert found.value == max(meeting)
+        assert meeting == list(range(max(meeting) + 1))  # every smaller margin meets it too
+
+
+@given(bars, st.integers(2, 6), flags)
+def test_fewest_rerolls_is_the_least_that_meets_the_bar(goal, target, ignore):
+    found = fewest_rerolls(goal, target, ignore=ignore)
+    expected = _least_by_trying(
+        goal,
+        lambda n: leadership_test_probability(target, rerolls=n, ignore=ignore),
+        range(MAX_REROLLS + 1),
+    )
+    if expected is None:
+        assert found is None
+    else:
+        assert (found.value, found.parameter) == (expected, "rerolls")
+        assert found.probability >= goal
+
+
+@given(bars, bars, st.integers(0, 12), flags)
+def test_a_higher_bar_never_needs_less(low, high, by, reroll):
+    """Monotone: a higher bar needs at least as much Leadership, allows at most as large
+    a margin, and needs at least as many re-rolls."""
+    low, high = sorted((low, high))
+    easy, hard = least_leadership(low, by, reroll=reroll), least_leadership(high, by, reroll=reroll)
+    assert easy is not None or hard is None
+    if hard is not None:
+        assert easy.value <= hard.value
+    far, near = most_lost_by(low, 8, reroll=reroll), most_lost_by(high, 8, reroll=reroll)
+    if near is not None:
+        assert far.value >= near.value
+    few, many = fewest_rerolls(low, 5), fewest_rerolls(high, 5)
+    if many is not None:
+        assert few.value <= many.value
+
+
+def test_each_answer_names_the_cell_of_the_sites_table_that_holds_it():
+    by_name = {table.name: table for table in tables()}
+    for goal, by, reroll in product(("1/36", "1/4", "1/2", "90%"), range(11), (False, True)):
+        found = least_leadership(goal, by, reroll=reroll)
+        if found is not None and found.table is not None:
+            assert by_name[found.table].cell(found.row, found.column) == found.probability
+    found = least_leadership("1/2", 3)
+    assert (found.table, found.row, found.column) == ("break-test", 10, 3)
+    assert break_test_table().cell(10, 3) == found.probability == Rational(7, 12)
+    rerolls = fewest_rerolls("90%", "4+")
+    assert leadership_test_table().cell(4, 3) == rerolls.probability == Rational(15, 16)
+    assert least_leadership("1/2", 3, steadfast=True).table is None  # no Steadfast table
+    assert least_leadership("1/2", 0).row == 7  # Leadership 7 at a loss by 0: 7/12
+
+
+def test_the_answers_at_the_edges():
+    assert least_leadership(0, 100).value == 0  # any chance meets a bar of 0
+    assert least_leadership(1, 0) is None  # a double 6 always fails (BR-3)
+    assert least_leadership("1/36", 100).value == 0  # Insane Courage (BR-5)
+    assert least_leadership("1/36", 100, insane_courage=False) is None
+    assert most_lost_by("1/36", 0).value == MAX_LOST_BY  # every margin: a double 1
+    assert most_lost_by("1/2", 9, steadfast=True).value == MAX_LOST_BY  # BR-6
+    assert most_lost_by("1/2", 5) is None
+    assert fewest_rerolls(1, 6) is None and fewest_rerolls(1, 6, ignore=True).value == 0
+
+
+@pytest.mark.parametrize(
+    "written, exact",
+    [
+        ("90%", Rational(9, 10)),
+        ("47.5%", Rational(19, 40)),
+        ("0.9", Rational(9, 10)),
+        ("9/10", Rational(9, 10)),
+        (" 100% ", Rational(1)),
+        ("0", Rational(0)),
+        (Rational(1, 3), Rational(1, 3)),
+    ],
+)
+def test_a_bar_is_read_exactly(written, exact):
+    assert bar(written) == exact
+
+
+@pytest.mark.parametrize(
+    "written, message",
+    [
+        ("101%", "at_least must be a chance from 0 to 1, written 90%, 0.9 or 9/10, got '101%'"),
+        ("-1%", "written 90%, 0.9 or 9/10, got '-1%'"),
+        ("ninety", "written 90%, 0.9 or 9/10, got 'ninety'"),
+        ("1/0", "written 90%, 0.9 or 9/10, got '1/0'"),
+        ("0." + "1" * 30, "written 90%, 0.9 or 9/10, got '0.1111111111111111111'"),
+        (Rational(3, 2), "at_least must be a Rational from 0 to 1, got 3/2"),
+        (0.9, "at_least must be a Rational from 0 to 1, got 0.9"),
+        (True, "at_least must be a Rational from 0 to 1, got True"),
+    ],
+)
+def test_a_bad_bar_is_refused_by_name(written, message):
+    with pytest.raises(RulesError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        bar(written)
+
+
+def test_bad_inputs_are_refused_by_the_rules_own_checks():
+    with pytest.raises(RulesError, match="lost_by must be a whole number from 0 to 100, got 101"):
+        least_leadership("1/2", 101)
+    with pytest.raises(RulesError, match="leadership must be a whole number from 0 to 10, got 11"):
+        most_lost_by("1/2", 11)
+    with pytest.raises(RulesError, match="target must be a Leadership from 2\\+ to 6\\+"):
+        fewest_rerolls("1/2", 7)
+    with pytest.raises(RulesError, match="b must be a BreakSetup, ReformSetup or LeadershipSetup"):
+        compare(BreakSetup(8, 3), (9, 3))
+    with pytest.raises(RulesError, match="dice must be a whole number from 1 to 100, got 101"):
+        totals_odds(101)
+    with pytest.raises(RulesError, match="view must be"):
+        viewed(totals_odds(1), "more than")
+
+
+@pytest.mark.parametrize("dice", [1, 2, 3])
+def test_totals_and_their_views_are_the_enumerated_dice(dice):
+    rolls = list(product(range(1, 7), repeat=dice))
+    counts = Counter(sum(roll) for roll in rolls)
+    odds = totals_odds(dice)
+    assert odds == {t: Rational(n, len(rolls)) for t, n in sorted(counts.items())}
+    at_least, at_most = viewed(odds, View.AT_LEAST), viewed(odds, "at most")
+    for total in odds:
+        assert at_least[total] == Rational(sum(sum(r) >= total for r in rolls), len(rolls))
+        assert at_most[total] == Rational(sum(sum(r) <= total for r in rolls), len(rolls))
+    assert viewed(odds, "exactly") == odds and list(at_least) == list(odds)
+
+
+@given(st.dictionaries(st.integers(-5, 20), bars, min_size=1, max_size=8))
+def test_views_of_any_distribution(odds):
+    """At least k and at most k - 1 are the whole; each view is monotone."""
+    at_least, at_most = viewed(odds, "at least"), viewed(odds, "at most")
+    total = sum(odds.values())
+    outcomes = sorted(odds)
+    assert at_least[outcomes[0]] == at_most[outcomes[-1]] == total
+    for below, k in zip(outcomes, outcomes[1:], strict=False):
+        assert at_least[k] + at_most[below] == total
+        assert at_least[k] <= at_least[below] and at_most[below] <= at_most[k]
+
+
+def _command(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(args))
+    except SystemExit as usage_error:
+        status = usage_error.code
+    printed = capsys.readouterr()
+    return status, printed.out, printed.err
+
+
+@given(st.integers(0, MAX_LEADERSHIP), st.integers(0, 12), flags, st.integers(0, MAX_LEADERSHIP))
+def test_the_command_compares_as_the_api_does(ld, by, reroll, other):
+    a = f"--leadership {ld} --lost-by {by}" + " --reroll" * reroll
+    b = f"--leadership {other} --lost-by {by}"
+    with redirect_stdout(io.StringIO()) as out:
+        assert main(["compare", "break", a, b, "--json"]) == 0
+    shown = json.loads(out.getvalue())
+    both = compare(BreakSetup(ld, by, reroll=reroll), BreakSetup(other, by))
+    assert (shown["a"], shown["b"], shown["difference"]) == tuple(
+        str(p) for p in (both.a, both.b, both.difference)
+    )
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("need", "break", "--at-least", "50%"), "give one of leadership and lost_by"),
+        (("need", "break", "--at-least", "50%", "--lost-by", "3", "--leadership", "8"), "give one"),
+        (("need", "leadership", "--at-least", "50%"), "target must be given"),
+        (("need", "break", "--at-least", "x", "--lost-by", "3"), "at_least must be a chance"),
+        (("need", "break", "--at-least", "50%", "--lost-by", "-1"), "lost_by must be a whole"),
+        (("compare", "break", "--leadership 8", "--leadership 9"), "required: --lost-by"),
+        (("compare", "reform", '--leadership "8', "x"), "a must be options of rulesref reform"),
+        (("compare", "dice", "a", "b"), "invalid choice: 'dice'"),
+        (("totals", "--dice", "101"), "dice must be a whole number from 1 to 100, got 101"),
+        (("totals", "--dice", "2", "--view", "over"), "invalid choice: 'over'"),
+    ],
+)
+def test_bad_questions_on_the_command_line_are_one_line_and_status_2(capsys, args, message):
+    status, out, err = _command(capsys, *args)
+    assert (status, out) == (2, "")
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.fixture
+def questions_page(browser, base_url):  # noqa: F811
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    page = context.new_page()
+
+    def open_at(query: str = ""):
+        page.goto(f"{base_url}/tools/calculators/{query}#compare")
+        page.wait_for_selector("#rr-questions[data-ready=true]")
+        return page
+
+    yield open_at
+    context.close()
+
+
+def _shown(page, part: str) -> str:
+    return page.inner_text(f"#rr-questions .rr-compare-{part}")
+
+
+def test_the_page_compares_two_setups_as_the_api_does(questions_page):
+    page = questions_page()
+    assert _shown(page, "a") == "155/324 (47.8%)"
+    assert _shown(page, "b") == "5/12 (41.7%)"
+    assert _shown(page, "difference") == "5/81 (+6.2 points)"
+    a_form = '#rr-questions form[data-setup="A"]'
+    page.set_checked(f"{a_form} input[name=reroll]", False)
+    page.fill(f"{a_form} input[name=leadership]", "7")
+    both = compare(BreakSetup(7, 3), BreakSetup(9, 3))
+    assert _shown(page, "a") == f"{both.a} ({percent(both.a)})"
+    assert _shown(page, "difference") == f"{both.difference} ({both.points()})"
+    # two series on one chart: each point is the Python answer at its margin
+    series = page.locator("#rr-questions .rr-compare-chart polyline")
+    assert series.count() == 2
+    titles = page.locator("#rr-questions .rr-compare-chart circle title").all_text_contents()
+    for by in range(11):
+        p = break_test_probability(7, by)
+        assert f"A, lost by {by}: {p} ({percent(p)})" in titles
+        q = break_test_probability(9, by)
+        assert f"B, lost by {by}: {q} ({percent(q)})" in titles
+    page.screenshot(path="test-artifacts/compare-390.png", full_page=False)
+
+
+@pytest.mark.parametrize("goal", ["50%", "90%", "1/36", "0.3", "75%"])
+def test_the_page_answers_what_leadership_is_needed_as_the_api_does(questions_page, goal):
+    page = questions_page()
+    for reroll in (False, True):
+        page.fill("#rr-questions form.rr-need input[name=at_least]", goal)
+        page.set_checked("#rr-questions form.rr-need input[name=reroll]", reroll)
+        found = least_leadership(goal, 3, reroll=reroll)
+        shown = page.inner_text("#rr-questions .rr-need-answer")
+        if found is None:
+            assert shown.startswith("No Leadership from 0 to 10 stands at least")
+        else:
+            p = found.probability
+            assert shown.startswith(f"Leadership {found.value}: stands {p} ({percent(p)})")
+
+
+def test_the_questions_live_in_the_address_and_bad_input_is_named(questions_page):
+    page = questions_page("?questions.A.leadership=6&questions.need.at_least=0.9")
+    assert page.input_value('#rr-questions form[data-setup="A"] input[name=leadership]') == "6"
+    assert (
+        _shown(page, "a")
+        == f"{break_test_probability(6, 3, reroll=True)} ("
+        + percent(break_test_probability(6, 3, reroll=True))
+        + ")"
+    )
+    page.fill('#rr-questions form[data-setup="B"] input[name=lost_by]', "4")
+    page.wait_for_function("location.search.includes('questions.B.lost_by=4')")
+    page.fill('#rr-questions form[data-setup="B"] input[name=lost_by]', "101")
+    error = page.locator("#rr-questions .rr-error")
+    assert error.inner_text() == 'B: lost_by must be a whole number from 0 to 100, got "101"'
+    page.fill("#rr-questions form.rr-need input[name=at_least]", "120%")
+    assert page.inner_text("#rr-questions .rr-need-answer").startswith(
+        'at least must be a chance from 0 to 1, written 90%, 0.9 or 9/10, got "120%"'
+    )
