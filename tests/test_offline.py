@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 from playwright.sync_api import sync_playwright
+from serve_site import Handler
 from sympy import Rational
 from test_browser import CHROMIUM, FLAGS
-from test_workbench import _Handler
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -82,7 +82,7 @@ def test_every_page_links_the_manifest(site):
     assert (site / "sw.js").read_text().startswith(f"const CACHE = {json.dumps(name)};")
 
 
-class _Counting(_Handler):
+class _Counting(Handler):
     """Serves the site and counts what it served: nothing once the network is off."""
 
     served: list[str]

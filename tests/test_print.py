@@ -6,7 +6,7 @@ import re
 
 import pytest
 from sympy import Rational
-from test_browser import base_url, browser  # noqa: F401 (fixtures)
+from test_browser import browser  # noqa: F401 (its fixture)
 
 from rulesref.clauses import CLAUSES
 from rulesref.tables import break_test_table, leadership_test_table

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sympy import Rational
-from test_browser import base_url, browser  # noqa: F401 (fixtures)
+from test_browser import browser  # noqa: F401 (its fixture)
 
 from rulesref.break_test import MAX_LEADERSHIP, MAX_LOST_BY, break_test_probability
 from rulesref.cli import main
