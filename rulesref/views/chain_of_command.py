@@ -103,7 +103,7 @@ def _tree(force: Force, parts: list[tuple[int, list[str], Rational | None]], tit
         body,
         title=title,
         origin=(-2, -2),
-        cls="rr-svg rr-chain-tree",
+        cls="rr-svg rr-natural-size",
     )
 
 
@@ -121,9 +121,7 @@ def _list(parts: list[tuple[int, list[str], Rational | None]], title: str) -> st
         body += _box(x, y, words, p, width=NARROW_W - x)
     height = len(parts) * (BOX_H + ROW_GAP)
     body += _key(height + 6, wrapped=True)
-    return svg(
-        NARROW_W + 4, height + 44, body, title=title, origin=(-2, -2), cls="rr-svg rr-chain-list"
-    )
+    return svg(NARROW_W + 4, height + 44, body, title=title, origin=(-2, -2), cls="rr-svg")
 
 
 def _checked(force: Force, odds: Cascade) -> list[tuple[int, list[str], Rational | None]]:
