@@ -87,8 +87,12 @@ def _rebased(rule: Rule, from_page: str) -> str:
 
 
 def _code(rule: Rule) -> str:
-    """The rule's implementing functions, as plain code (the site has no API page to link)."""
-    return ", ".join(f"`{name.removeprefix('rulesref.')}`" for name in clause(rule.id).code)
+    """The rule's implementing functions, as plain code (the site has no API page to link);
+    a phone may break a long name after a dot or an underscore (<wbr>), never mid-word."""
+    names = (name.removeprefix("rulesref.") for name in clause(rule.id).code)
+    return ", ".join(
+        "<code>" + re.sub(r"([._])", r"\1<wbr>", name) + "</code>" for name in names
+    )
 
 
 def on_page_markdown(markdown, page, config, files):
