@@ -13,11 +13,12 @@ from urllib.parse import quote, urlsplit
 import pytest
 from playwright.sync_api import sync_playwright
 from sympy import Rational
+from test_tables import calculator_fractions
 
 from rulesref.break_test import break_test_probability, reform_test_probability
 from rulesref.campaign import Battle, Platoon, Side, battle_odds
 from rulesref.leadership import leadership_test_probability
-from rulesref.tables import BATTLE_KINDS, calculator_data, percent
+from rulesref.tables import BATTLE_KINDS, percent
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -184,19 +185,9 @@ def test_battle_calculator_shows_the_functions_numbers(visits):
 def test_the_calculators_write_each_percentage_as_python_does(visits):
     """The script's `percent` against rulesref.tables.percent, on every answer of every
     data file and its complement, and on fractions at each bound of rounding."""
-    fractions: set[Rational] = {
+    fractions = calculator_fractions() | {
         Rational(n, d) for d in (8, 16, 200, 201, 216, 7776) for n in (0, 1, d - 1, d)
     }
-
-    def walk(answers: object) -> None:
-        if isinstance(answers, list):
-            for answer in answers:
-                walk(answer)
-        elif isinstance(answers, str):
-            fractions.update((Rational(answers), 1 - Rational(answers)))
-
-    for data in calculator_data().values():
-        walk(data["answers"])
     page = visits("/tools/calculators/")
     ready(page, "battle")
     cases = [(str(p.numerator), str(p.denominator), d) for p in sorted(fractions) for d in (0, 1)]

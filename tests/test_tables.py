@@ -22,6 +22,7 @@ from rulesref.errors import RulesError
 from rulesref.leadership import leadership_test_probability
 from rulesref.tables import (
     BATTLE_KINDS,
+    MEASURES,
     break_test_table,
     calculator_data,
     campaign_tables,
@@ -218,22 +219,31 @@ FRACTION_THEN_PERCENT = re.compile(rf"\b(\d+)/(\d+)\s*\(({NUMBER})\)")
 PERCENT_THEN_FRACTION = re.compile(rf"({NUMBER})\s*\((\d+)/(\d+)\)")
 
 
-def test_every_published_percentage_is_its_fraction_never_rounded_to_certainty(site):
-    """Every number the site publishes: each table cell, CSV line and calculator answer
-    through `percent`, and on every built page each percentage shown beside its exact
-    fraction is `percent` of it; none is 0 or 100 for a chance strictly between."""
-    fractions = {cell for table in tables() for row in table.cells for cell in row}
-    fractions |= {v for t in campaign_tables().values() for row in t.cells for v in row if v <= 1}
+def calculator_fractions() -> set[Rational]:
+    """Every answer of every calculator's data file, and its complement (shown beside it)."""
+    found: set[Rational] = set()
 
     def walk(answers: object) -> None:
         if isinstance(answers, list):
             for answer in answers:
                 walk(answer)
         elif isinstance(answers, str):
-            fractions.update((Rational(answers), 1 - Rational(answers)))
+            found.update((Rational(answers), 1 - Rational(answers)))
 
     for data in calculator_data().values():
         walk(data["answers"])
+    return found
+
+
+def test_every_published_percentage_is_its_fraction_never_rounded_to_certainty(site):
+    """Every number the site publishes: each table cell, CSV line and calculator answer
+    through `percent`, and on every built page each percentage shown beside its exact
+    fraction is `percent` of it; none is 0 or 100 for a chance strictly between."""
+    fractions = {cell for table in tables() for row in table.cells for cell in row}
+    chances = [not measure.startswith("E[") for measure in MEASURES]  # not expected hits
+    for table in campaign_tables().values():
+        fractions |= {v for row in table.cells for v, c in zip(row, chances, strict=True) if c}
+    fractions |= calculator_fractions()
     for p, digits in product(sorted(fractions), range(5)):
         shown = percent(p, digits)
         if 0 < p < 1:
