@@ -158,7 +158,7 @@ def percent(probability: Rational, digits: int = 1) -> str:
     from rulesref.tables import percent
 
     print(percent(Rational(5, 18)), percent(Rational(1, 8), 0), percent(Rational(1)))
-    #> 27.8% 13% 100%
+    #> 27.8% 13% 100.0%
     print(percent(Rational(215, 216), 0), percent(Rational(1, 46656)), percent(Rational(0), 4))
     #> >99% <0.1% 0.0000%
     ```
