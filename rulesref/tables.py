@@ -38,6 +38,7 @@ from rulesref.campaign import (
     fewest_withdrawals,
     most_withdrawals,
 )
+from rulesref.errors import probability as checked_probability
 from rulesref.errors import whole_number
 from rulesref.exact import Rational
 from rulesref.leadership import leadership_test_probability
@@ -102,12 +103,14 @@ class Table:
 
     def spreadsheet_csv(self) -> str:
         """The table as CSV for spreadsheets: one line per cell, its percentage rounded to
-        4 places, then the exact fraction as a whole numerator and denominator (a cell
-        such as 1/12 would be read as a date)."""
+        4 places by `percent` (never 0 or 100 for a possible, uncertain outcome), then the
+        exact fraction as a whole numerator and denominator (a cell such as 1/12 would be
+        read as a date)."""
         lines = [f"{self.row_label},{self.column_label},percent,numerator,denominator"]
         for row, cells in zip(self.rows, self.cells, strict=True):
             for column, p in zip(self.columns, cells, strict=True):
-                lines.append(f"{row},{column},{float(p) * 100:.4f},{p.numerator},{p.denominator}")
+                shown = percent(p, 4).removesuffix("%")
+                lines.append(f"{row},{column},{shown},{p.numerator},{p.denominator}")
         return "\n".join(lines) + "\n"
 
     def html(self, download: str = "") -> str:
@@ -141,23 +144,50 @@ class Table:
         return "\n".join(lines)
 
 
-def percent(p: Rational) -> str:
-    """A probability as a percentage to one decimal place, for reading (never for computing)."""
-    return f"{float(p):.1%}"
+MAX_DIGITS = 12  # decimals of a percentage: beyond that no reader tells them apart
 
 
-def _rounded_percent(p: Rational, places: int) -> str:
-    """p in percent, rounded half up to `places` decimals (exactly, as a reader would)."""
-    scaled = (p * 100 * 10**places * 2 + 1) // 2
-    whole, tenths = divmod(int(scaled), 10**places)
-    return f"{whole}.{tenths:0{places}d}" if places else str(whole)
+def percent(probability: Rational, digits: int = 1) -> str:
+    """A probability as a percentage for reading (never for computing), rounded half up
+    to `digits` decimals exactly, as a reader would. The one place the site, the command
+    line and the Workbench format a percentage: a probability strictly between 0 and 1
+    never shows as 0% or 100%, but as the nearest bound it is beyond.
+
+    ```python
+    from sympy import Rational
+
+    from rulesref.tables import percent
+
+    print(percent(Rational(5, 18)), percent(Rational(1, 8), 0), percent(Rational(1)))
+    #> 27.8% 13% 100.0%
+    print(percent(Rational(215, 216), 0), percent(Rational(1, 46656)), percent(Rational(0), 4))
+    #> >99% <0.1% 0.0000%
+    ```
+    """
+    p = checked_probability("probability", probability)
+    digits = whole_number("digits", digits, 0, MAX_DIGITS)
+    scale = 10**digits
+    shown = int((p * 100 * scale * 2 + 1) // 2)
+    if 0 < p and shown == 0:
+        return f"<{_decimal(1, digits)}%"
+    if p < 1 and shown == 100 * scale:
+        return f">{_decimal(100 * scale - 1, digits)}%"
+    return f"{_decimal(shown, digits)}%"
+
+
+def _decimal(units: int, digits: int) -> str:
+    """A whole number of 10**-digits as a decimal: 278 with 1 digit is "27.8"."""
+    whole, part = divmod(units, 10**digits)
+    return f"{whole}.{part:0{digits}d}" if digits else str(whole)
 
 
 def _heat_cell(p: Rational) -> str:
+    """A cell: its percentage (one decimal on a wide screen, whole on a phone; the
+    caption says "in %"), shaded by its chance, and its exact fraction."""
     return (
         f'<td style="--p:{float(p):.3f}"><span class="rr-pct">'
-        f'<span class="rr-wide">{_rounded_percent(p, 1)}</span>'
-        f'<span class="rr-narrow">{_rounded_percent(p, 0)}</span></span>'
+        f'<span class="rr-wide">{percent(p, 1).removesuffix("%")}</span>'
+        f'<span class="rr-narrow">{percent(p, 0).removesuffix("%")}</span></span>'
         f'<span class="rr-frac"><sup>{p.numerator}</sup><sub>{p.denominator}</sub></span></td>'
     )
 
@@ -267,10 +297,10 @@ class BattleTable:
         for row, cells in zip(self.rows, self.cells, strict=True):
             for measure, value in zip(MEASURES, cells, strict=True):
                 hits = measure.startswith("E[")
-                decimal = float(value) * (1 if hits else 100)
+                decimal = f"{float(value):.4f}" if hits else percent(value, 4).removesuffix("%")
                 unit = "hits" if hits else "percent"
                 lines.append(
-                    f'"{row}",{measure},{decimal:.4f},{unit},{value.numerator},{value.denominator}'
+                    f'"{row}",{measure},{decimal},{unit},{value.numerator},{value.denominator}'
                 )
         return "\n".join(lines) + "\n"
 

@@ -10,12 +10,13 @@ from urllib.parse import quote, urlsplit
 import pytest
 from playwright.sync_api import sync_playwright
 from sympy import Rational
+from test_tables import calculator_fractions
 
 from rulesref.break_test import break_test_probability, reform_test_probability
 from rulesref.campaign import Battle, Platoon, Side
 from rulesref.leadership import leadership_test_probability
 from rulesref.odds.battle import battle_odds
-from rulesref.tables import BATTLE_KINDS
+from rulesref.tables import BATTLE_KINDS, percent
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -93,7 +94,8 @@ def test_break_calculator_shows_the_functions_numbers(visits):
         )
         assert shown(page, "break") == expected, (ld, by, flags)
         assert Rational(page.text_content("#break .rr-fraction-no")) == 1 - expected
-        assert page.text_content("#break .rr-percent") == f"({float(expected):.1%})"
+        assert page.text_content("#break .rr-percent") == f"({percent(expected)})"
+        assert page.text_content("#break .rr-percent-no") == f"({percent(1 - expected)})"
 
 
 def test_reform_calculator_shows_the_functions_numbers(visits):
@@ -162,6 +164,41 @@ def test_battle_calculator_shows_the_functions_numbers(visits):
         ]
     page.fill("#battle input[name=attacker_infantry]", "3")  # 3 + 0 + 1 + 2: too many
     assert "each side needs 1 to 3 platoons" in page.text_content("#battle .rr-error")
+
+
+def test_the_calculators_write_each_percentage_as_python_does(visits):
+    """The script's `percent` against rulesref.tables.percent, on every answer of every
+    data file and its complement, and on fractions at each bound of rounding."""
+    fractions = calculator_fractions() | {
+        Rational(n, d) for d in (8, 16, 200, 201, 216, 7776) for n in (0, 1, d - 1, d)
+    }
+    page = visits("/tools/calculators/")
+    ready(page, "battle")
+    cases = [(str(p.numerator), str(p.denominator), d) for p in sorted(fractions) for d in (0, 1)]
+    shown = page.evaluate(
+        "(cases) => cases.map(([n, d, digits]) => rulesrefPercent(BigInt(n), BigInt(d), digits))",
+        cases,
+    )
+    expected = [percent(Rational(int(n), int(d)), digits) for n, d, digits in cases]
+    assert shown == expected
+    assert len(cases) > 300 and ">99.9%" in shown and "<1%" in shown
+
+
+def test_a_battle_almost_certain_is_not_shown_as_certain(visits):
+    """Cavalry and a gun against three fortified guns: the defender wins 7775/7776,
+    which is not 100%."""
+    page = visits(
+        "/tools/calculators/?battle.attacker_infantry=0&battle.attacker_cavalry=1"
+        "&battle.attacker_artillery=1&battle.defender_infantry=0&battle.defender_artillery=3"
+        "&battle.fortified=1"
+    )
+    ready(page, "battle")
+    answers = page.locator("#battle .rr-answer").all_inner_texts()
+    assert answers == [
+        "attacker wins: 0 (0.0%)",
+        "defender wins: 7775/7776 (>99.9%)",
+        "no victor: 1/7776 (<0.1%)",
+    ]
 
 
 def test_a_shared_address_restores_the_inputs(visits):
@@ -279,26 +316,28 @@ def test_the_break_test_table_fits_with_readable_text(view, width, scheme):
 
 
 @pytest.mark.parametrize("width", (390, 1280))
-def test_the_chain_of_command_stays_readable_and_the_page_does_not_scroll_sideways(view, width):
-    """On a phone the chain of command keeps its natural size (its labels 15 px) and only
-    its own box scrolls sideways; on a wide screen it fits the column."""
+def test_the_chain_of_command_fits_the_column_whole(view, width):
+    """A tree on a wide screen, an indented list on a phone: the one shown fits the
+    column (the force on top and the key included), the page never scrolls sideways."""
     page = view("/rules/leadership/", width, "light")
     found = page.evaluate(
         """() => {
-             const svg = document.querySelector("svg.rr-natural-size");
-             const box = svg.parentElement;
+             const shown = [...document.querySelectorAll(".rr-chain svg")]
+               .filter((svg) => svg.getBoundingClientRect().width > 0);
+             const svg = shown[0], box = svg.getBoundingClientRect();
+             const column = svg.closest("article").getBoundingClientRect();
+             const texts = [...svg.querySelectorAll("text")].map((t) => t.getBoundingClientRect());
              return {
-               drawn: svg.getBoundingClientRect().width, natural: +svg.getAttribute("width"),
-               column: box.clientWidth, scrolls: box.scrollWidth > box.clientWidth,
+               shown: shown.map((s) => s.getAttribute("class")),
+               inside: texts.every((t) => t.left >= box.left - 1 && t.right <= box.right + 1),
+               right: box.right - column.right,
                page: document.documentElement.scrollWidth - innerWidth,
              };
            }"""
     )
-    assert found["page"] <= 0, found
-    if width == 390:
-        assert found["drawn"] == pytest.approx(found["natural"]) and found["scrolls"], found
-    else:
-        assert found["drawn"] <= found["column"] + 0.5 and not found["scrolls"], found
+    tree = "rr-svg rr-natural-size"  # the list on a phone, the tree on a wide screen
+    assert found["shown"] == ["rr-svg" if width == 390 else tree], found
+    assert found["inside"] and found["right"] <= 0.5 and found["page"] <= 0, found
 
 
 @pytest.mark.parametrize("width, scheme", VIEWS)

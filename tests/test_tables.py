@@ -2,8 +2,13 @@
 
 import csv
 import io
+import re
+from html import unescape
 from itertools import product
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sympy import Rational
 
 from rulesref.break_test import (
@@ -13,9 +18,19 @@ from rulesref.break_test import (
     reform_test_probability,
 )
 from rulesref.campaign import Battle, Platoon, Side, Terrain
+from rulesref.errors import RulesError
 from rulesref.leadership import leadership_test_probability
 from rulesref.odds.battle import battle_odds
-from rulesref.tables import BATTLE_KINDS, break_test_table, calculator_data, percent, tables
+from rulesref.tables import (
+    BATTLE_KINDS,
+    MEASURES,
+    break_test_table,
+    calculator_data,
+    campaign_tables,
+    downloads,
+    percent,
+    tables,
+)
 
 
 def test_break_test_table_is_the_function():
@@ -118,7 +133,7 @@ def test_spreadsheet_csv_has_no_date_like_cells_and_is_exact():
             exact = Rational(int(row["numerator"]), int(row["denominator"]))
             cell = table.cell(int(row[table.row_label]), int(row[table.column_label]))
             assert exact == cell
-            assert abs(float(row["percent"]) - float(cell) * 100) < 0.00005
+            assert row["percent"] == percent(cell, 4).removesuffix("%")
 
 
 def test_html_heat_table_shows_percent_first_and_the_fraction():
@@ -130,12 +145,123 @@ def test_html_heat_table_shows_percent_first_and_the_fraction():
 
 
 def test_percentages_round_half_up():
-    from rulesref.tables import _rounded_percent
+    assert percent(Rational(1, 8), 0) == "13%"  # 12.5
+    assert percent(Rational(1, 16)) == "6.3%"  # 6.25
+    assert percent(Rational(1, 8)) == "12.5%" and percent(Rational(1, 36)) == "2.8%"
+    assert percent(Rational(0)) == "0.0%" and percent(Rational(1), 0) == "100%"
+    assert percent(Rational(1, 3), 4) == "33.3333%" and percent(Rational(2, 3), 4) == "66.6667%"
 
-    assert _rounded_percent(Rational(1, 8), 0) == "13"  # 12.5
-    assert _rounded_percent(Rational(1, 8), 1) == "12.5"
-    assert _rounded_percent(Rational(1, 36), 1) == "2.8"
-    assert _rounded_percent(Rational(0), 1) == "0.0" and _rounded_percent(Rational(1), 0) == "100"
+
+def test_a_percentage_never_rounds_to_certainty():
+    """215/216 is not 100%, 1/46656 is not 0%: the bound it is beyond, at that precision."""
+    assert percent(Rational(215, 216), 0) == ">99%" and percent(Rational(215, 216)) == "99.5%"
+    assert percent(Rational(7775, 7776)) == ">99.9%"
+    assert percent(Rational(7775, 7776), 2) == "99.99%"
+    assert percent(Rational(1, 46656)) == "<0.1%" and percent(Rational(1, 46656), 4) == "0.0021%"
+    assert percent(Rational(1, 10**9), 4) == "<0.0001%"
+    assert percent(Rational(1, 201), 0) == "<1%" and percent(Rational(1, 200), 0) == "1%"
+
+
+@given(
+    st.integers(1, 10**12).flatmap(lambda d: st.tuples(st.integers(0, d), st.just(d))),
+    st.integers(0, 6),
+)
+def test_a_percentage_is_within_half_a_step_and_certain_only_when_true(fraction, digits):
+    p = Rational(*fraction)
+    shown = percent(p, digits)
+    number = shown.removesuffix("%").lstrip("<>")
+    assert re.fullmatch(r"\d+" + (rf"\.\d{{{digits}}}" if digits else ""), number), shown
+    step = Rational(1, 10**digits)
+    if shown.startswith("<"):
+        assert 0 < p * 100 < step / 2 and Rational(number) == step
+    elif shown.startswith(">"):
+        assert 100 - step / 2 <= p * 100 < 100 and Rational(number) == 100 - step
+    else:
+        assert abs(Rational(number) - p * 100) <= step / 2
+    assert (Rational(number) in (0, 100) and shown[0].isdigit()) == (p in (0, 1))
+
+
+def test_percent_refuses_what_is_not_a_probability():
+    for bad in (Rational(3, 2), -1, 0.5, "1/2"):
+        with pytest.raises(RulesError, match="probability must be"):
+            percent(bad)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="digits must be a whole number from 0 to 12, got 13"):
+        percent(Rational(1, 2), 13)
+
+
+def _shown_percentages(html: str) -> list[tuple[Rational, str, int]]:
+    """Each percentage a page shows beside its exact fraction: (fraction, shown, digits).
+    Heat cells (a percentage per screen width), "5/18 (27.8%)" and "27.8% (5/18)"."""
+    found = []
+    for *shown, n, d in HEAT_CELL.findall(html):
+        wide, narrow = map(unescape, shown)
+        found += [
+            (Rational(int(n), int(d)), wide + "%", 1),
+            (Rational(int(n), int(d)), narrow + "%", 0),
+        ]
+    words = unescape(re.sub(r"<[^>]+>", " ", html))
+    for n, d, shown in FRACTION_THEN_PERCENT.findall(words):
+        found.append((Rational(int(n), int(d)), shown, _digits(shown)))
+    for shown, n, d in PERCENT_THEN_FRACTION.findall(words):
+        found.append((Rational(int(n), int(d)), shown, _digits(shown)))
+    return found
+
+
+def _digits(shown: str) -> int:
+    return len(shown.removesuffix("%").partition(".")[2])
+
+
+HEAT_CELL = re.compile(
+    r'<span class="rr-wide">([^<]*)</span><span class="rr-narrow">([^<]*)</span></span>'
+    r'<span class="rr-frac"><sup>(\d+)</sup><sub>(\d+)</sub>'
+)
+NUMBER = r"[<>]?\d+(?:\.\d+)?%"
+FRACTION_THEN_PERCENT = re.compile(rf"\b(\d+)/(\d+)\s*\(({NUMBER})\)")
+PERCENT_THEN_FRACTION = re.compile(rf"({NUMBER})\s*\((\d+)/(\d+)\)")
+
+
+def calculator_fractions() -> set[Rational]:
+    """Every answer of every calculator's data file, and its complement (shown beside it)."""
+    found: set[Rational] = set()
+
+    def walk(answers: object) -> None:
+        if isinstance(answers, list):
+            for answer in answers:
+                walk(answer)
+        elif isinstance(answers, str):
+            found.update((Rational(answers), 1 - Rational(answers)))
+
+    for data in calculator_data().values():
+        walk(data["answers"])
+    return found
+
+
+def test_every_published_percentage_is_its_fraction_never_rounded_to_certainty(site):
+    """Every number the site publishes: each table cell, CSV line and calculator answer
+    through `percent`, and on every built page each percentage shown beside its exact
+    fraction is `percent` of it; none is 0 or 100 for a chance strictly between."""
+    fractions = {cell for table in tables() for row in table.cells for cell in row}
+    chances = [not measure.startswith("E[") for measure in MEASURES]  # not expected hits
+    for table in campaign_tables().values():
+        fractions |= {v for row in table.cells for v, c in zip(row, chances, strict=True) if c}
+    fractions |= calculator_fractions()
+    for p, digits in product(sorted(fractions), range(5)):
+        shown = percent(p, digits)
+        if 0 < p < 1:
+            assert shown.lstrip("<>").removesuffix("%") not in ("0", "100", "0.0", "100.0"), p
+            assert Rational(shown.lstrip("<>").removesuffix("%")) not in (0, 100), (p, shown)
+    for name, text in downloads().items():
+        for line in csv.DictReader(io.StringIO(text)):
+            if line.get("unit") != "hits":  # a chance, in percent
+                p = Rational(int(line["numerator"]), int(line["denominator"]))
+                shown = line.get("percent") or line["value"]
+                assert shown == percent(p, 4).removesuffix("%"), (name, line)
+    checked = 0
+    for html_file in site.rglob("*.html"):
+        for p, shown, digits in _shown_percentages(html_file.read_text()):
+            assert shown == percent(p, digits), (html_file.relative_to(site), p, shown)
+            checked += 1
+    assert checked > 1000, checked
 
 
 def test_leadership_table_is_the_function():

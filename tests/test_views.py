@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sympy import Rational
 
-from rulesref.views.svg import SERIES, Colour, Dash, shade, svg, swatch
+from rulesref.views.svg import SERIES, Colour, Dash, link, rect, shade, svg, swatch
 
 ROOT = Path(__file__).resolve().parent.parent
 CSS = (ROOT / "docs/stylesheets/extra.css").read_text(encoding="utf-8")
@@ -50,3 +50,10 @@ def test_the_root_is_accessible_and_escapes_its_title():
     assert "<title>A &amp; B</title>" in picture
     assert 'stroke-dasharray="2 4"' in swatch(Colour.GREEN, Dash.DOTTED)
     assert 'aria-hidden="true"' in swatch(Colour.GREEN)
+
+
+def test_a_picture_with_links_is_a_group_not_an_image():
+    """An image's children are presentational: links inside one reach no screen reader."""
+    linked = svg(10, 10, [link("#st-3", [rect(0, 0, 5, 5)])], title="Steps")
+    assert 'role="group"' in linked and 'role="img"' not in linked
+    assert "<title>Steps</title>" in linked

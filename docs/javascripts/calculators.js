@@ -11,13 +11,30 @@
   const calculators = document.querySelectorAll(".rr-calculator");
   if (!calculators.length) return;
 
-  const percent = (numerator, denominator) =>
-    `${((100 * numerator) / denominator).toFixed(1)}%`;
+  // A fraction's percentage, written exactly as rulesref.tables.percent writes it: rounded
+  // half up (whole-number arithmetic, no float), and a chance strictly between 0 and 1
+  // never shown as 0% or 100% ("<0.1%", ">99.9%"). The tests compare the two on every
+  // answer of every data file, so this is formatting only, never a rule.
+  function percent(numerator, denominator, digits = 1) {
+    const scale = 10n ** BigInt(digits);
+    const decimal = (units) => (digits
+      ? `${units / scale}.${(units % scale).toString().padStart(digits, "0")}` : `${units}`);
+    const shown = (numerator * 200n * scale + denominator) / (2n * denominator);
+    if (numerator > 0n && shown === 0n) return `<${decimal(1n)}%`;
+    if (numerator < denominator && shown === 100n * scale) return `>${decimal(100n * scale - 1n)}%`;
+    return `${decimal(shown)}%`;
+  }
+  window.rulesrefPercent = percent;
 
+  // An answer's fraction as whole numbers (BigInt: a battle's can pass 2**53).
   function parseFraction(text) {
     const [numerator, denominator = "1"] = text.split("/");
-    return [Number(numerator), Number(denominator)];
+    return [BigInt(numerator), BigInt(denominator)];
   }
+
+  // The share a bar takes, as a CSS width (drawing only, to 1/10000).
+  const share = (numerator, denominator) => Number((numerator * 10000n) / denominator) / 10000;
+  const barWidth = (numerator, denominator) => `${100 * share(numerator, denominator)}%`;
 
   const initial = (element) =>
     element.type === "checkbox" ? (element.defaultChecked ? "1" : "0")
@@ -53,10 +70,10 @@
     const [n, d] = parseFraction(yes);
     calculator.querySelector(".rr-fraction").textContent = yes;
     calculator.querySelector(".rr-percent").textContent = `(${percent(n, d)})`;
-    calculator.querySelector(".rr-fraction-no").textContent = n === 0 ? "1" : n === d ? "0" : `${d - n}/${d}`;
+    calculator.querySelector(".rr-fraction-no").textContent = n === 0n ? "1" : n === d ? "0" : `${d - n}/${d}`;
     calculator.querySelector(".rr-percent-no").textContent = `(${percent(d - n, d)})`;
-    calculator.querySelector(".rr-bar-yes").style.width = percent(n, d);
-    calculator.querySelector(".rr-bar-no").style.width = percent(d - n, d);
+    calculator.querySelector(".rr-bar-yes").style.width = barWidth(n, d);
+    calculator.querySelector(".rr-bar-no").style.width = barWidth(d - n, d);
     calculator.querySelector(".rr-bar").setAttribute(
       "aria-label", `${percent(n, d)} against ${percent(d - n, d)}`);
   }
@@ -80,7 +97,7 @@
       line.append(label, ": ", fraction, ` (${percent(n, d)})`);
       const part = document.createElement("span");
       part.className = `rr-outcome-${index}`;
-      part.style.width = percent(n, d);
+      part.style.width = barWidth(n, d);
       bar.append(part);
       return line;
     });
@@ -123,7 +140,7 @@
       const [n, d] = parseFraction(answer[inputs.flags]);
       const x = left + (value - low) * step;
       const bar = svgElement("rect", {
-        x: x + step * 0.15, y: y(n / d), width: step * 0.7, height: y(0) - y(n / d),
+        x: x + step * 0.15, y: y(share(n, d)), width: step * 0.7, height: y(0) - y(share(n, d)),
         class: value === inputs[sweep] ? "rr-c0 rr-column rr-current" : "rr-c0 rr-column rr-other",
       });
       bar.append(svgElement("title", {}, `${sweep.replace("_", " ")} ${value}: ${percent(n, d)} (${answer[inputs.flags]})`));

@@ -28,7 +28,7 @@
     button.type = "button";
     button.className = "rr-copy-link";
     button.textContent = "Copy link";
-    button.setAttribute("aria-label", `Copy the link to ${heading.id.toUpperCase()}`);
+    button.setAttribute("aria-label", `Copy link to ${heading.id.toUpperCase()}`); // the visible words first
     button.addEventListener("click", () => {
       const address = new URL(`r/${heading.id}/`, base).href;  // its short address
       copyText(address).then(() => {

@@ -22,9 +22,10 @@ from html import escape
 
 from rulesref.errors import RulesError, sequence_of
 from rulesref.exact import Rational
-from rulesref.views.svg import SERIES, Dash, circle, line, polyline, rect, svg, swatch, text
+from rulesref.tables import percent
+from rulesref.views.svg import SERIES, Colour, Dash, circle, line, polyline, rect, svg, swatch, text
 
-__all__ = ["STYLES", "Series", "line_chart", "bar_chart", "break_test_charts"]
+__all__ = ["STYLES", "Series", "line_chart", "bar_chart", "probability_bars", "break_test_charts"]
 
 WIDTH, HEIGHT = 360, 230
 LEFT, RIGHT, TOP, BOTTOM = 44, 10, 12, 40  # room for the axes' labels
@@ -48,7 +49,7 @@ class Series:
 
 def _tip(s: Series, x_label: str, x: int, p: Rational) -> str:
     """The tooltip of one point: the exact fraction beside the percentage."""
-    return f"{s.label}, {x_label} {x}: {float(p):.1%} ({p})"
+    return f"{s.label}, {x_label} {x}: {percent(p)} ({p})"
 
 
 def _x_scale(xs: Sequence[int], pad: float) -> Callable[[int], float]:
@@ -127,6 +128,35 @@ def bar_chart(series: Sequence[Series], x_label: str, y_label: str) -> str:
             tip = _tip(s, x_label, x, p)
             parts.append(rect(left, top, width, _y(0) - top, colour=SERIES[s.colour], tip=tip))
     return _figure(parts, series, x_label, y_label)
+
+
+def probability_bars(chances: Sequence[tuple[str, Rational, Colour]], title: str) -> str:
+    """One bar a chance, each under its label with its percentage beside it: (label,
+    probability, colour) in the order given. As narrow as a phone's column, so its words
+    keep their size there.
+
+    ```python
+    from sympy import Rational
+
+    from rulesref.views.charts import probability_bars
+    from rulesref.views.svg import Colour
+
+    svg = probability_bars([("heads", Rational(1, 2), Colour.BLUE)], "A coin")
+    print('role="img"' in svg, "50.0%" in svg)
+    #> True True
+    ```
+    """
+    bar, label, length = 16, 18, WIDTH - 64  # room for ">99.9%" after a whole bar
+    body = []
+    for row, (words, p, colour) in enumerate(chances):
+        y = row * (label + bar + 10)
+        end = float(p) * length
+        body += [
+            text(0, y + 14, words),
+            rect(0, y + label, end, bar, colour=colour, rx=2),
+            text(end + 6, y + label + 13, percent(p)),
+        ]
+    return svg(WIDTH, len(chances) * (label + bar + 10), body, title=title, cls="rr-chart")
 
 
 def break_test_charts() -> list[tuple[int, str]]:

@@ -16,6 +16,7 @@ print(svg.startswith("<svg"), 'href="#st-13"' in svg)
 
 from collections.abc import Sequence
 from html import escape
+from textwrap import wrap
 
 from rulesref.standards import (
     Fate,
@@ -102,25 +103,34 @@ def decision_table_html() -> str:
     return "\n".join(parts)
 
 
-BOX_H, INDENT, CHAR_W = 28, 34, 7.2  # CHAR_W: the width of a letter at 13px, about
+LINE_H, INDENT, CHAR_W = 18, 34, 7.2  # CHAR_W: the width of a letter at 13px, about
+CHARS = 43  # letters a line: the diagram is 354 wide, drawn unscaled on a phone
+
+
+def _lines(x: float, y: float, words: str) -> tuple[list[str], float]:
+    """`words` wrapped to CHARS a line from (x, y); their text and the height they take."""
+    wrapped = wrap(words, CHARS)
+    texts = [text(x, y + 19 + LINE_H * n, one, size=13) for n, one in enumerate(wrapped)]
+    return texts, 10 + LINE_H * len(wrapped)
 
 
 def decision_svg(steps: Sequence[Step], *, title: str, name: str) -> str:
     """A flowchart in one narrow column, to read on a phone: each step's question, its
     "yes" ruling below it (linked to the clause), and "no" down the left to the next step.
+    Long words wrap, so the picture stays narrow enough to keep its text at 13 px.
 
     `name` keeps the arrow marker's id apart from other diagrams on the page."""
-    longest = max(max(len(s.question), len(f"{s.yes.summary} · {s.clause}") + 4) for s in steps)
-    width, marker = round(longest * CHAR_W) + 40, f"{name}-arrow"
-    step_h = 2 * BOX_H + 30
+    width, marker = round(CHARS * CHAR_W) + INDENT + 10, f"{name}-arrow"
     body = [arrow_marker(marker), text(2, 18, title, size=15, bold=True)]
+    y = 30.0
     for index, step in enumerate(steps):
-        y, last = 30 + index * step_h, index == len(steps) - 1
-        out_y = y + BOX_H + 12
+        question, question_h = _lines(10, y, step.question)
+        out_y = y + question_h + 12
+        ruling, ruling_h = _lines(INDENT + 8, out_y, f"{step.yes.summary} · {step.clause}")
         body += [
-            rect(2, y, width - 4, BOX_H, rx=6),
-            text(10, y + 19, step.question, size=13),
-            line(INDENT + 20, y + BOX_H, INDENT + 20, out_y - 1, arrow=marker),
+            rect(2, y, width - 4, question_h, rx=6),
+            *question,
+            line(INDENT + 20, y + question_h, INDENT + 20, out_y - 1, arrow=marker),
             link(
                 f"#{step.clause.lower()}",
                 [
@@ -128,19 +138,21 @@ def decision_svg(steps: Sequence[Step], *, title: str, name: str) -> str:
                         INDENT,
                         out_y,
                         width - INDENT - 2,
-                        BOX_H,
+                        ruling_h,
                         colour=Colour.BLUE,
                         tint=True,
                         rx=6,
                     ),
-                    text(INDENT + 8, out_y + 19, f"{step.yes.summary} · {step.clause}", size=13),
+                    *ruling,
                 ],
             ),
         ]
-        if not last:
+        next_y = out_y + ruling_h + 16
+        if index < len(steps) - 1:
             body += [
-                text(INDENT + 25, y + BOX_H + 10, "yes", size=10),
-                line(14, y + BOX_H, 14, y + step_h - 1, arrow=marker),
-                text(18, y + BOX_H + 24, "no", size=10),
+                text(INDENT + 25, y + question_h + 11, "yes", size=12),
+                line(14, y + question_h, 14, next_y - 1, arrow=marker),
+                text(18, y + question_h + 26, "no", size=12),
             ]
-    return svg(width, 30 + len(steps) * step_h - 14, body, title=title)
+        y = next_y
+    return svg(width, y - 14, body, title=title)

@@ -4,7 +4,7 @@ A picture never names a colour: it names a `Colour` of the palette, a CSS class 
 light and dark values are set once in `docs/stylesheets/extra.css`, so every picture
 follows the reader's theme. Text and outlines take the page's own colour
 (`currentColor`). `svg` makes the accessible root: a `viewBox`, `role="img"` and a
-`<title>` that screen readers announce.
+`<title>` that screen readers announce (a picture with links is a `group` of them).
 
 ```python
 from sympy import Rational
@@ -95,7 +95,10 @@ def svg(
     cls: str = "rr-svg",
     origin: tuple[float, float] = (0, 0),
 ) -> str:
-    """The root: drawn at its natural `width`, never wider than the column."""
+    """The root: drawn at its natural `width`, never wider than the column. A picture
+    with links is a group (a screen reader reaches each link), any other one an image."""
+    parts = list(body)
+    role = "group" if any(part.startswith("<a ") for part in parts) else "img"
     box = " ".join(_number(v) for v in (*origin, width, height))
     return _tag(
         "svg",
@@ -104,9 +107,9 @@ def svg(
             "class": cls,
             "viewBox": box,
             "width": width,
-            "role": "img",
+            "role": role,
         },
-        f"<title>{escape(title)}</title>" + "".join(body),
+        f"<title>{escape(title)}</title>" + "".join(parts),
     )
 
 

@@ -1,0 +1,262 @@
+"""Readable by everyone (WCAG 2.2 AA), in headless Chromium against the built site:
+
+- axe-core (pinned, tests/a11y.py) on every page at 390 and 1280 px, light and dark:
+  no serious or critical violation;
+- contrast axe cannot measure: each heat-table cell's text on its shade (4.5:1) and the
+  outline of every outlined button (3:1), in both themes;
+- a keyboard-only pass through each calculator: Tab reaches every control in order, each
+  shows a focus outline of 2 px or more at 3:1, and answers follow keyboard input;
+- text of charts and diagrams at least 11 px as displayed on a phone.
+
+Each page's axe findings of every impact go to test-artifacts/axe/ for a person to read.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import test_browser
+from a11y import axe_source
+from test_browser import ARTIFACTS, ready, shown
+
+from rulesref.break_test import break_test_probability
+from rulesref.leadership import leadership_test_probability
+
+# the browser tests' fixtures: Chromium, the built site served on 127.0.0.1, `view` a page
+browser, base_url, view = test_browser.browser, test_browser.base_url, test_browser.view
+VIEWS = test_browser.VIEWS
+SERIOUS = {"serious", "critical"}
+
+
+def pages(site: Path) -> list[str]:
+    """The address of every page of the built site (not the redirects of old addresses)."""
+    found = []
+    for html in sorted(site.rglob("*.html")):
+        if 'http-equiv="refresh"' in html.read_text()[:2000]:
+            continue
+        address = "/" + html.relative_to(site).as_posix()
+        found.append(address.removesuffix("index.html"))
+    return found
+
+
+# The colours of a page, read in the browser: the luminance contrast of WCAG 2.2.
+CONTRAST_JS = """
+window.rrColour = (text) => {
+  const probe = document.createElement("canvas").getContext("2d");
+  probe.fillStyle = "#000"; probe.fillStyle = text;  // any CSS colour, as sRGB
+  probe.clearRect(0, 0, 1, 1); probe.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+  return [r, g, b, a / 255];
+};
+window.rrOver = (top, below) => top.slice(0, 3).map(
+  (c, i) => c * top[3] + below[i] * (1 - top[3])).concat([1]);
+window.rrBackground = (element) => {
+  const layers = [];
+  for (let e = element; e; e = e.parentElement) {
+    const colour = rrColour(getComputedStyle(e).backgroundColor);
+    if (colour[3] > 0) layers.push(colour);
+    if (colour[3] === 1) break;
+  }
+  return layers.reduceRight((below, top) => rrOver(top, below), [255, 255, 255, 1]);
+};
+// the contrast of words in `colour` (perhaps translucent) on `element`'s background
+window.rrTextContrast = (colour, element) => {
+  const behind = rrBackground(element);
+  return rrContrast(rrOver(rrColour(colour), behind), behind);
+};
+window.rrContrast = (one, two) => {
+  const lum = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => {
+      const s = v / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(one), lum(two)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def axe():
+    return axe_source()
+
+
+def axe_violations(page, axe: str) -> list[dict]:
+    """axe-core's default rules (WCAG 2.2 A and AA, best practices) and the experimental
+    check that a control's name contains its visible text."""
+    page.add_script_tag(content=axe)
+    return page.evaluate(
+        """async () => {
+             const found = await axe.run(document, {
+               resultTypes: ["violations"],
+               rules: {"label-content-name-mismatch": {enabled: true}},
+             });
+             return found.violations.map((v) => ({
+               id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
+               where: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+             }));
+           }"""
+    )
+
+
+def settle(page, path: str) -> None:
+    """Wait for what scripts draw: the calculators' answers, the Workbench's first one."""
+    if path.startswith("/tools/calculators/"):
+        for calculator in ("break", "reform", "leadership", "battle"):
+            ready(page, calculator)
+    if path.startswith("/workbench/"):
+        page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+
+
+@pytest.mark.parametrize("width, scheme", VIEWS)
+def test_axe_finds_no_serious_violation_on_any_page(view, site, axe, width, scheme):
+    report, failures = {}, []
+    for path in pages(site):
+        page = view(path, width, scheme)
+        settle(page, path)
+        found = axe_violations(page, axe)
+        report[path] = found
+        failures += [(path, v["id"], v["where"]) for v in found if v["impact"] in SERIOUS]
+        page.close()
+    out = ARTIFACTS / "axe"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"axe-{width}-{scheme}.json").write_text(json.dumps(report, indent=1))
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_heat_cells_and_outlined_buttons_have_the_contrast_of_wcag_aa(view, scheme):
+    """Text on every shade of the heat tables 4.5:1 (axe cannot mix their colours); the
+    outline of each outlined button 3:1 against the page, its text 4.5:1."""
+    for path in ("/odds/break-test/", "/odds/leadership-test/"):
+        page = view(path, 1280, scheme)
+        page.add_script_tag(content=CONTRAST_JS)
+        worst = page.evaluate(
+            """() => Math.min(...[...document.querySelectorAll("table.rr-heat td")].map((td) =>
+                 rrTextContrast(getComputedStyle(td).color, td)))"""
+        )
+        assert worst >= 4.5, (path, worst)
+    page = view("/rules/break-test/", 1280, scheme)
+    page.add_script_tag(content=CONTRAST_JS)
+    buttons = page.evaluate(
+        """() => [...document.querySelectorAll(".md-button, .rr-copy-link")].map((b) => {
+             const style = getComputedStyle(b), behind = rrBackground(b.parentElement);
+             return {
+               text: b.textContent.trim(),
+               outline: rrContrast(rrOver(rrColour(style.borderTopColor), behind), behind),
+               words: rrTextContrast(style.color, b),
+             };
+           })"""
+    )
+    assert buttons
+    for button in buttons:
+        assert button["words"] >= 4.5 and button["outline"] >= 3, button
+
+
+def focus_ring(page) -> dict:
+    """The focused element and how its focus shows: its outline's width and contrast."""
+    return page.evaluate(
+        """() => {
+             const e = document.activeElement, style = getComputedStyle(e);
+             const width = style.outlineStyle === "none" ? 0 : parseFloat(style.outlineWidth);
+             return {
+               name: e.name || e.textContent.trim().slice(0, 30), width,
+               contrast: rrTextContrast(style.outlineColor, e.parentElement),
+             };
+           }"""
+    )
+
+
+@pytest.mark.parametrize("width, scheme", VIEWS)
+def test_each_calculator_works_from_the_keyboard_alone(view, width, scheme):
+    """Tab from the top of the page reaches every control of every calculator, in the
+    order of the form, each with a visible focus (2 px or more, 3:1); typing and Space
+    change the answers."""
+    page = view("/tools/calculators/", width, scheme)
+    for calculator in ("break", "reform", "leadership", "battle"):
+        ready(page, calculator)
+    page.add_script_tag(content=CONTRAST_JS)
+    controls = page.evaluate(
+        """() => [...document.querySelectorAll(".rr-calculator form")].flatMap(
+             (form) => [...form.elements].filter((e) => e.name).map((e) => e.name))"""
+    )
+    reached = []
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        ring = focus_ring(page)
+        if page.evaluate("!!document.activeElement.closest('.rr-calculator')"):
+            reached.append(ring["name"])
+            assert ring["width"] >= 2 and ring["contrast"] >= 3, ring
+        if len(reached) == len(controls):
+            break
+    assert reached == controls
+    # answers follow the keyboard: a value typed, a box ticked with Space
+    page.focus("#break input[name=leadership]")
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("7")
+    assert shown(page, "break") == break_test_probability(7, 3)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # past lost by, to Steadfast
+    page.keyboard.press("Space")
+    assert shown(page, "break") == break_test_probability(7, 3, steadfast=True)
+    page.focus("#leadership input[name=rerolls]")
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("2")
+    assert shown(page, "leadership") == leadership_test_probability(4, rerolls=2)
+    page.focus("#battle select[name=terrain]")
+    page.keyboard.press("ArrowDown")
+    assert page.input_value("#battle select[name=terrain]") == "1"  # forest
+    before = page.locator("#battle .rr-fraction").all_text_contents()
+    page.focus("#battle input[name=attacker_infantry]")
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("2")
+    assert page.locator("#battle .rr-fraction").all_text_contents() != before
+
+
+# pages with pictures drawn by rulesref.views, the calculators' charts and the notebooks'
+PICTURES = (
+    "/rules/leadership/",
+    "/rules/army-standard/",
+    "/rules/campaign/",
+    "/odds/break-test/",
+    "/odds/leadership-test/",
+    "/odds/campaign-battles/",
+    "/tools/calculators/",
+)
+
+
+@pytest.mark.parametrize("path", PICTURES)
+def test_picture_text_is_at_least_11_px_as_displayed_on_a_phone(view, path):
+    """An SVG scaled down to the column shrinks its words: each text of each picture,
+    its font size times the picture's scale, is 11 px or more; no picture is cut."""
+    page = view(path, 390, "light")
+    if path == "/tools/calculators/":
+        ready(page, "break")
+    found = page.evaluate(
+        """() => [...document.querySelectorAll("article svg")]
+             .filter((svg) => svg.querySelector("text") && svg.getBoundingClientRect().width)
+             .map((svg) => {
+               const box = svg.viewBox.baseVal, drawn = svg.getBoundingClientRect();
+               const scale = box && box.width ? drawn.width / box.width : 1;
+               const sizes = [...svg.querySelectorAll("text")].map((t) =>
+                 parseFloat(getComputedStyle(t).fontSize) * scale);
+               const column = svg.closest("article").getBoundingClientRect();
+               return {
+                 title: (svg.querySelector("title") || {}).textContent,
+                 smallest: Math.min(...sizes),
+                 right: drawn.right - column.right,
+               };
+             })"""
+    )
+    assert found, path
+    for picture in found:
+        assert picture["smallest"] >= 11, (path, picture)
+
+
+def test_pages_list_finds_every_page(site):
+    found = pages(site)
+    assert {"/", "/tools/calculators/", "/workbench/", "/rules/break-test/"} <= set(found)
+    assert not [p for p in found if re.search(r"/examples/", p)]  # redirects only
