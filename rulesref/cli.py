@@ -305,7 +305,8 @@ def _compare(args: argparse.Namespace) -> str:
             raise RulesError(
                 f"{name.lower()} must be options of rulesref {args.test}, got {options!r} ({error})"
             ) from None
-        fields = {k: v for k, v in vars(parsed).items() if k not in ("command", "run", "json")}
+        options_only = ("command", "run", "json", "exact")
+        fields = {k: v for k, v in vars(parsed).items() if k not in options_only}
         chosen.append(setup(**fields))
     a, b = chosen
     both = compare(a, b)
@@ -314,15 +315,15 @@ def _compare(args: argparse.Namespace) -> str:
             {
                 "test": "compare",
                 "kind": args.test,
-                "a": str(both.a),
-                "b": str(both.b),
-                "difference": str(both.difference),
+                "a": fraction_text(both.a),
+                "b": fraction_text(both.b),
+                "difference": fraction_text(both.difference),
             }
         )
     return "\n".join(
         [
-            f"A, {args.a}: {outcome} {both.a} ({percent(both.a)})",
-            f"B, {args.b}: {outcome} {both.b} ({percent(both.b)})",
+            f"A, {args.a}: {outcome} {_shown(args, both.a)}",
+            f"B, {args.b}: {outcome} {_shown(args, both.b)}",
             f"A - B: {both.difference} ({both.points()})",
         ]
     )
@@ -473,7 +474,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("test", choices=list(SETUPS), help="the test both set-ups take")
     sub.add_argument("a", help="set-up A: the options of that test's command, quoted")
     sub.add_argument("b", help="set-up B, the same way")
-    sub.add_argument("--json", action="store_true", help="print one JSON object")
+    outputs(sub)
 
     sub = command(
         "need", "the least Leadership, greatest margin or fewest re-rolls for a chance", _need

@@ -85,11 +85,13 @@ def test_the_clarifications_with_two_readings_name_their_fields(rules):
         "BR-C1",
         "BR-C2",
         "BR-C8",
+        "BR-C9",
         "LD-C5",
         "CA-C2",
         "CA-C4",
         "CA-C10",
         "CA-C11",
+        "CA-C18",
         "ST-C1",
     }
     (floor,) = governed["BR-C2"]
