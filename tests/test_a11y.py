@@ -24,7 +24,7 @@ from rulesref.break_test import break_test_probability
 from rulesref.leadership import leadership_test_probability
 
 # the browser tests' fixtures: Chromium, the built site served on 127.0.0.1, `view` a page
-browser, base_url, view = test_browser.browser, test_browser.base_url, test_browser.view
+browser, view = test_browser.browser, test_browser.view
 VIEWS = test_browser.VIEWS
 SERIOUS = {"serious", "critical"}
 
