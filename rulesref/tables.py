@@ -116,7 +116,8 @@ class Table:
     def html(self, download: str = "") -> str:
         """The table as an HTML heat table: percentages first (whole on a phone, one
         decimal on wider screens), each cell shaded by its chance, and its exact fraction
-        behind the "exact fractions" switch; `download` is the address of its CSV."""
+        behind the "exact fractions" switch; one element a cell, so a page of tables stays
+        light. `download` is the address of its CSV."""
         head = "".join(f'<th scope="col">{c}</th>' for c in self.columns)
         body = []
         for row, cells in zip(self.rows, self.cells, strict=True):
@@ -182,13 +183,13 @@ def _decimal(units: int, digits: int) -> str:
 
 
 def _heat_cell(p: Rational) -> str:
-    """A cell: its percentage (one decimal on a wide screen, whole on a phone; the
-    caption says "in %"), shaded by its chance, and its exact fraction."""
+    """A cell, one element: its percentage to one decimal as its text (the caption says
+    "in %"), shaded by its chance; the whole percentage a phone shows and the exact
+    fraction in attributes, drawn from them by the stylesheet (docs/stylesheets/extra.css)."""
+    whole = escape(percent(p, 0).removesuffix("%"))
     return (
-        f'<td style="--p:{float(p):.3f}"><span class="rr-pct">'
-        f'<span class="rr-wide">{percent(p, 1).removesuffix("%")}</span>'
-        f'<span class="rr-narrow">{percent(p, 0).removesuffix("%")}</span></span>'
-        f'<span class="rr-frac"><sup>{p.numerator}</sup><sub>{p.denominator}</sub></span></td>'
+        f'<td style="--p:{float(p):.3f}" data-whole="{whole}" data-num="{p.numerator}"'
+        f' data-den="{p.denominator}">{escape(percent(p, 1).removesuffix("%"))}</td>'
     )
 
 

@@ -23,7 +23,8 @@ from test_browser import ARTIFACTS, ready, shown
 from rulesref.break_test import break_test_probability
 from rulesref.leadership import leadership_test_probability
 
-# the browser tests' fixtures: Chromium, the built site served on 127.0.0.1, `view` a page
+# the browser tests' fixtures: Chromium, `view` a page (the built site served on 127.0.0.1,
+# `base_url`, comes from conftest.py)
 browser, view = test_browser.browser, test_browser.view
 VIEWS = test_browser.VIEWS
 SERIOUS = {"serious", "critical"}

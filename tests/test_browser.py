@@ -302,7 +302,8 @@ def test_the_break_test_table_fits_with_readable_text(view, width, scheme):
                      rows: t.rows.length, columns: t.rows[0].cells.length,
                      overflow: own.right - box.right, scroll: t.scrollWidth - t.clientWidth,
                      page: document.documentElement.scrollWidth - innerWidth,
-                     font: Math.min(...cells.map((c) => parseFloat(getComputedStyle(c).fontSize))),
+                     font: Math.min(...cells.map((c) => parseFloat(getComputedStyle(c).fontSize)
+                       || parseFloat(getComputedStyle(c, "::after").fontSize))),  // a phone's cell
                      clipped: cells.some((c) => c.scrollWidth > c.clientWidth + 1),
                    };
                  })"""
@@ -358,15 +359,49 @@ def test_no_code_above_the_first_table_of_an_odds_page(view, width, scheme):
         assert code == 0, path
 
 
-def test_exact_fractions_are_a_tap_away(view):
-    page = view("/odds/break-test/", 390, "light")
+DRAWN = """(td) => {
+  const drawn = (where) => {  // '"28" / ""': what is drawn, then what is read aloud
+    const content = getComputedStyle(td, where).content;
+    return content === "none" || content === "normal" ? [] : [JSON.parse(content.split(" / ")[0])];
+  };
+  const own = parseFloat(getComputedStyle(td).fontSize) > 0 ? [td.textContent] : [];
+  return [...drawn("::before"), ...own, ...drawn("::after")];
+}"""
+
+
+def accessible_name(page, locator) -> str:
+    """The name Chromium's own accessibility tree gives the element (CSS content included)."""
+    locator.evaluate("(element) => element.setAttribute('data-probe', '')")
+    cdp = page.context.new_cdp_session(page)
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "[data-probe]"})["nodeId"]
+    tree = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
+    locator.evaluate("(element) => element.removeAttribute('data-probe')")
+    return str(tree["nodes"][0]["name"]["value"])
+
+
+@pytest.mark.parametrize("width, percentage", ((390, "28"), (1280, "27.8")))
+def test_exact_fractions_are_a_tap_away(view, width, percentage):
+    """A cell is one <td>: its text is the percentage to one decimal (read aloud, copied),
+    a phone draws it whole; the switch draws the exact fraction and reads it too."""
+    page = view("/odds/break-test/", width, "light")
     cell = (
         page.locator("table.rr-heat").first.locator("tr").nth(7).locator("td").nth(3)
     )  # Ld 8, by 3
-    assert cell.locator(".rr-pct").inner_text() == "28"  # 27.8% rounded on a phone
+    assert cell.evaluate(DRAWN) == [percentage]  # 27.8% rounded on a phone
+    assert cell.inner_text() == "27.8" and accessible_name(page, cell) == "27.8"
+    assert cell.evaluate("(td) => td.getElementsByTagName('*').length") == 0
     page.locator(".rr-exact").first.click()
-    assert cell.locator(".rr-frac").inner_text().split() == ["5", "18"]
-    assert cell.locator(".rr-pct").is_hidden()
+    assert cell.evaluate(DRAWN) == ["5", "18"]
+    assert accessible_name(page, cell) == "27.8 (exactly 5 in 18)"
+    assert cell.bounding_box()["height"] < 40  # numerator over denominator, never side by side
+
+
+def test_odds_pages_stay_under_1500_elements(view):
+    """Issue 22: a light page; each heat cell is a single element."""
+    for path in ("/odds/break-test/", "/odds/leadership-test/", "/odds/campaign-battles/"):
+        page = view(path, 390, "light")
+        assert page.evaluate("document.getElementsByTagName('*').length") < 1500, path
 
 
 def test_an_old_table_address_opens_its_tab(view):

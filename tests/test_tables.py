@@ -28,6 +28,7 @@ from rulesref.tables import (
     calculator_data,
     campaign_tables,
     downloads,
+    leadership_test_table,
     percent,
     tables,
 )
@@ -139,8 +140,12 @@ def test_spreadsheet_csv_has_no_date_like_cells_and_is_exact():
 def test_html_heat_table_shows_percent_first_and_the_fraction():
     html = break_test_table().html(download="../x.csv")
     assert html.count("<tr>") == 1 + 9 and html.count("<td") == 9 * 11
-    cell = '<span class="rr-wide">27.8</span><span class="rr-narrow">28</span>'
-    assert cell + '</span><span class="rr-frac"><sup>5</sup><sub>18</sub>' in html
+    assert '<td style="--p:0.278" data-whole="28" data-num="5" data-den="18">27.8</td>' in html
+    assert '<td style="--p:0.995" data-whole="&gt;99" data-num="215" data-den="216">99.5</td>' in (
+        leadership_test_table().html()
+    )  # the percentage a phone shows, escaped in its attribute
+    cells = re.findall(r"<td[ >].*?</td>", html)
+    assert len(cells) == 9 * 11 and not any("<" in cell[3:-5] for cell in cells)  # one element
     assert 'href="../x.csv"' in html
 
 
@@ -193,8 +198,9 @@ def _shown_percentages(html: str) -> list[tuple[Rational, str, int]]:
     """Each percentage a page shows beside its exact fraction: (fraction, shown, digits).
     Heat cells (a percentage per screen width), "5/18 (27.8%)" and "27.8% (5/18)"."""
     found = []
-    for *shown, n, d in HEAT_CELL.findall(html):
-        wide, narrow = map(unescape, shown)
+    for attributes, wide in HEAT_CELL.findall(html):
+        cell = {name: unescape(value) for name, value in ATTRIBUTE.findall(attributes)}
+        n, d, narrow, wide = cell["data-num"], cell["data-den"], cell["data-whole"], unescape(wide)
         found += [
             (Rational(int(n), int(d)), wide + "%", 1),
             (Rational(int(n), int(d)), narrow + "%", 0),
@@ -211,10 +217,8 @@ def _digits(shown: str) -> int:
     return len(shown.removesuffix("%").partition(".")[2])
 
 
-HEAT_CELL = re.compile(
-    r'<span class="rr-wide">([^<]*)</span><span class="rr-narrow">([^<]*)</span></span>'
-    r'<span class="rr-frac"><sup>(\d+)</sup><sub>(\d+)</sub>'
-)
+HEAT_CELL = re.compile(r"<td ([^>]*\bdata-whole=[^>]*)>([^<]*)</td>")  # attributes in any order
+ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
 NUMBER = r"[<>]?\d+(?:\.\d+)?%"
 FRACTION_THEN_PERCENT = re.compile(rf"\b(\d+)/(\d+)\s*\(({NUMBER})\)")
 PERCENT_THEN_FRACTION = re.compile(rf"({NUMBER})\s*\((\d+)/(\d+)\)")
