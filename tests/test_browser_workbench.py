@@ -453,6 +453,39 @@ def test_a_non_character_in_a_name_never_breaks_the_chart(bench):
     assert page.locator("parsererror").count() == 0
 
 
+# pictures that are not a drawing of rulesref's: a handler, a foreign element, a second root
+NOT_DRAWINGS = [
+    '<div class="rr-chain"><svg></svg><svg onload="window.pwned=1"></svg></div>',
+    '<div class="rr-chain"><svg></svg><svg><image href="x" /></svg></div>',
+    '<div class="rr-chain"><svg></svg><svg></svg></div><img src="x" onerror="window.pwned=1">',
+    '<div class="rr-chain"><svg></svg><svg><a href="javascript:void 0"><text>x</text></a>'
+    "</svg></div>",
+    '<div class="rr-chain"><svg style="fill: url(https://example.org/x)"></svg><svg></svg></div>',
+]
+
+
+@pytest.mark.parametrize("html", NOT_DRAWINGS)
+def test_a_chart_that_is_not_a_drawing_is_left_out(browser, server, html):
+    """The page takes only a drawing into itself: a first answer whose chart holds a
+    handler, a link or another element is said not drawable, and nothing of it runs."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+
+    def tampered(route):
+        data = route.fetch().json()
+        data["answers"]["force"]["html"] = html
+        route.fulfill(json=data)
+
+    page.route("**/data/workbench.json", tampered)
+    page.route("**/pyodide/**", lambda route: route.abort())  # the build's answer stays
+    page.goto(server)
+    page.wait_for_selector(".rr-wb-precomputed")
+    assert "could not be drawn" in page.inner_text(".rr-wb-results")
+    assert page.locator(".rr-wb-results :is(svg, img, image, a)").count() == 0
+    assert page.evaluate("window.pwned") is None
+    context.close()
+
+
 # what the chain of command shows at each width: the tree on a wide screen, the list on a phone
 CHAIN_SHOWN = [(390, "dark", "list"), (1280, "light", "tree")]
 
