@@ -486,6 +486,26 @@ def test_a_chart_that_is_not_a_drawing_is_left_out(browser, server, html):
     context.close()
 
 
+def test_a_chain_of_command_too_large_to_draw_is_left_out_saying_so(bench):
+    """The page's cap on big pictures holds for the tree and the list together: 500 units
+    get their odds in the table and a line saying the chart is left out."""
+    force = {
+        "commands": [
+            {
+                "name": f"C{c}",
+                "units": [
+                    {"name": f"U{c}-{u}", "starting": 10, "leadership": "4+"} for u in range(10)
+                ],
+            }
+            for c in range(50)
+        ]
+    }
+    assert len(answer({"force": force})["html"]) > 400_000  # MAX_CHART of workbench.js
+    page = bench(fragment_of("force", force))
+    assert "too large to draw here" in page.inner_text(".rr-wb-results")
+    assert page.locator(".rr-wb-results svg").count() == 0
+
+
 # what the chain of command shows at each width: the tree on a wide screen, the list on a phone
 CHAIN_SHOWN = [(390, "dark", "list"), (1280, "light", "tree")]
 
