@@ -26,7 +26,7 @@ from rulesref.errors import RulesError
 from rulesref.exact import Rational, fraction_text, short_fraction
 from rulesref.inputs import POLICIES, InputError, battle_from_json, force_from_json, parse_json
 from rulesref.tables import percent
-from rulesref.views.chain_of_command import chain_of_command_svg
+from rulesref.views.chain_of_command import chain_of_command_html
 
 __all__ = ["answer", "answer_text", "force_odds", "battle_odds_json", "POLICIES"]
 
@@ -51,7 +51,8 @@ def force_odds(data: object) -> Json:
     """The exact odds of a force's end of phase (LD-4 to LD-12), from the JSON that
     `rulesref cascade` reads (`rulesref.inputs.force_from_json`), with `prefer` (figure
     names, LD-C8) and `removed_figures_survive` (LD-C5). The chain of command is drawn as
-    SVG, shaded by each unit's chance to go."""
+    on the rules page, shaded by each unit's chance to go: `html`, a tree for a wide
+    screen and a list for a phone (`chain_of_command_html`), the stylesheet showing one."""
     question = force_from_json(data)
     odds = question.odds()
     return {
@@ -62,7 +63,7 @@ def force_odds(data: object) -> Json:
         "unit_removed": _odds(odds.unit_removed),
         "command_fails": _odds(odds.command_fails),
         "command_removed": _odds(odds.command_removed),
-        "svg": chain_of_command_svg(question.force, odds),
+        "html": chain_of_command_html(question.force, odds),
     }
 
 

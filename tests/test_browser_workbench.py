@@ -448,8 +448,100 @@ def test_a_non_character_in_a_name_never_breaks_the_chart(bench):
         assert error["path"][-1] == "name", error
         assert marked(page, error["path"])
     else:
-        assert page.locator(".rr-wb-chart svg").count() == 1
+        assert page.locator(".rr-wb-chart .rr-chain > svg").count() == 2
+        assert page.locator(".rr-wb-chart .rr-chain > svg:visible").count() == 1
     assert page.locator("parsererror").count() == 0
+
+
+# pictures that are not a drawing of rulesref's: a handler, a foreign element, a second root
+NOT_DRAWINGS = [
+    '<div class="rr-chain"><svg></svg><svg onload="window.pwned=1"></svg></div>',
+    '<div class="rr-chain"><svg></svg><svg><image href="x" /></svg></div>',
+    '<div class="rr-chain"><svg></svg><svg></svg></div><img src="x" onerror="window.pwned=1">',
+    '<div class="rr-chain"><svg></svg><svg><a href="javascript:void 0"><text>x</text></a>'
+    "</svg></div>",
+    '<div class="rr-chain"><svg style="fill: url(https://example.org/x)"></svg><svg></svg></div>',
+]
+
+
+@pytest.mark.parametrize("html", NOT_DRAWINGS)
+def test_a_chart_that_is_not_a_drawing_is_left_out(browser, server, html):
+    """The page takes only a drawing into itself: a first answer whose chart holds a
+    handler, a link or another element is said not drawable, and nothing of it runs."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+
+    def tampered(route):
+        data = route.fetch().json()
+        data["answers"]["force"]["html"] = html
+        route.fulfill(json=data)
+
+    page.route("**/data/workbench.json", tampered)
+    page.route("**/pyodide/**", lambda route: route.abort())  # the build's answer stays
+    page.goto(server)
+    page.wait_for_selector(".rr-wb-precomputed")
+    assert "could not be drawn" in page.inner_text(".rr-wb-results")
+    assert page.locator(".rr-wb-results :is(svg, img, image, a)").count() == 0
+    assert page.evaluate("window.pwned") is None
+    context.close()
+
+
+def test_a_chain_of_command_too_large_to_draw_is_left_out_saying_so(bench):
+    """The page's cap on big pictures holds for the tree and the list together: 500 units
+    get their odds in the table and a line saying the chart is left out."""
+    force = {
+        "commands": [
+            {
+                "name": f"C{c}",
+                "units": [
+                    {"name": f"U{c}-{u}", "starting": 10, "leadership": "4+"} for u in range(10)
+                ],
+            }
+            for c in range(50)
+        ]
+    }
+    assert len(answer({"force": force})["html"]) > 400_000  # MAX_CHART of workbench.js
+    page = bench(fragment_of("force", force))
+    assert "too large to draw here" in page.inner_text(".rr-wb-results")
+    assert page.locator(".rr-wb-results svg").count() == 0
+
+
+# what the chain of command shows at each width: the tree on a wide screen, the list on a phone
+CHAIN_SHOWN = [(390, "dark", "list"), (1280, "light", "tree")]
+
+
+@pytest.mark.parametrize("width, scheme, shown", CHAIN_SHOWN)
+def test_the_chain_of_command_is_a_list_on_a_phone_and_nothing_wider_than_the_screen(
+    browser, server, width, scheme, shown
+):
+    """The Workbench draws the chain of command as the rules page does: on a phone the
+    indented list, its words at their size, nothing in it wider than the screen and no
+    box scrolling sideways; on a wide screen the tree. For a person to look at:
+    test-artifacts/workbench-chain-<width>-<scheme>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(server + fragment_of("force", B_COMPANY))
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    figure = page.locator(".rr-wb-chart")
+    tree, listed = figure.locator(".rr-chain > svg").all()
+    assert (tree.is_visible(), listed.is_visible()) == (shown == "tree", shown == "list")
+    figure.scroll_into_view_if_needed()
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('.rr-wb-chart, .rr-wb-chart *')]
+        .filter((e) => e.getClientRects().length)
+        .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5
+          || e.getBoundingClientRect().left < -0.5 || e.scrollWidth > e.clientWidth + 1
+          && e instanceof HTMLElement)
+        .map((e) => `${e.tagName}.${e.getAttribute('class')}`)"""
+    )
+    assert not wide, wide
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    drawn = tree if shown == "tree" else listed
+    scale = drawn.evaluate("(svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width")
+    assert scale >= (0.6 if shown == "tree" else 0.95), scale  # the words keep their size
+    figure.screenshot(path=str(ARTIFACTS / f"workbench-chain-{width}-{scheme}.png"))
+    context.close()
 
 
 def test_a_description_too_long_for_an_address_is_offered_as_a_file(bench, tmp_path):
@@ -753,7 +845,9 @@ def test_a_keyboard_alone_edits_a_battle_and_reads_the_answer(bench):
     assert not unfocused, unfocused  # every control reached showed its focus
 
 
-@pytest.mark.parametrize("width, scheme", [(390, "dark"), (390, "light"), (1280, "dark")])
+@pytest.mark.parametrize(
+    "width, scheme", [(390, "dark"), (390, "light"), (1280, "dark"), (1280, "light")]
+)
 def test_screenshots_and_nothing_wider_than_the_screen(browser, server, width, scheme):
     """For a person to look at: test-artifacts/workbench-page-<width>-<scheme>.png, the
     top of the page (first answer, form) and a refusal beside a field."""

@@ -157,7 +157,27 @@ def test_b_company_is_the_command_lines_answer():
     for level in ("unit_removed", "command_removed"):
         assert {k: v["probability"] for k, v in page[level].items()} == command[level]
     assert page["force_breaks"]["percent"] == "25.0%"
-    assert page["svg"].startswith("<svg")
+    assert page["html"].startswith('<div class="rr-chain"><svg')
+    assert page["html"].count("<svg") == 2  # the tree for a wide screen, the list for a phone
+
+
+def test_the_chain_of_command_is_the_rules_pages_and_names_stay_words():
+    """The Workbench draws the chain of command as the rules page does (tree and list), and
+    a name that looks like markup is text in it, never an element (U+FFFE is refused by
+    `rulesref.inputs`; the page replaces it if it ever comes)."""
+    from rulesref.inputs import force_from_json
+    from rulesref.views.chain_of_command import chain_of_command_html
+
+    question = force_from_json(B_COMPANY)
+    assert answer({"force": B_COMPANY})["html"] == chain_of_command_html(
+        question.force, question.odds()
+    )
+    name = '<img src=x onerror="alert(1)">&amp;'
+    unit = {"name": name, "starting": 10, "leadership": "4+"}
+    force = {"commands": [{"name": "P", "units": [unit]}]}
+    html = answer({"force": force})["html"]
+    assert "<img" not in html and 'onerror="' not in html
+    assert html.count("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;amp;") == 2
 
 
 def test_options_of_the_cascade_reach_it():

@@ -478,19 +478,29 @@ function page() {
   function cell(exact, tone) {
     return exact ? el("div", {}, fraction(exact), el("div", { class: "rr-wb-track" }, barOf(exact, tone))) : "";
   }
-  // the chart, as rulesref drew it: any character XML refuses (U+FFFE ...) is replaced
-  // before it is parsed, and a chart too large to draw at once is left out, saying so
+  // the chain of command as the rules page shows it (rulesref.views.chain_of_command_html:
+  // a tree for a wide screen, a list for a phone; the stylesheet shows one). Any character
+  // XML refuses (U+FFFE ...) is replaced, the text is parsed as HTML in a document of its
+  // own (where nothing runs), and only a drawing is taken into the page: rulesref's
+  // elements, no handler, no link, no address. A chart too large to draw at once is left
+  // out, saying so.
   const MAX_CHART = 400_000;
-  function chart(svg) {
+  const DRAWN = new Set(["div", "svg", "title", "g", "rect", "line", "text", "tspan"]);
+  const drawing = (root) => [root, ...root.querySelectorAll("*")].every((node) => DRAWN.has(node.localName)
+    && [...node.attributes].every(({ name, value }) => !/^on|href|src/i.test(name) && !/url\s*\(/i.test(value)));
+  function chart(html) {
     const figure = el("figure", { class: "rr-wb-chart" });
     const caption = "The chain of command, shaded by each one's chance to go (LD-4 to LD-12).";
-    if (typeof svg !== "string" || svg.length > MAX_CHART) {
+    if (typeof html !== "string" || html.length > MAX_CHART) {
       return el("p", { class: "rr-wb-more", text: "The chain of command is too large to draw here; the table gives every unit's odds." });
     }
-    const clean = svg.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "\uFFFD");
-    const drawn = new DOMParser().parseFromString(clean, "image/svg+xml");
-    if (drawn.querySelector("parsererror")) return el("p", { class: "rr-wb-more", text: "The chain of command could not be drawn; the table gives every unit's odds." });
-    figure.append(document.importNode(drawn.documentElement, true), el("figcaption", { text: caption }));
+    const clean = html.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "\uFFFD");
+    const { body } = new DOMParser().parseFromString(clean, "text/html");
+    const drawn = body.firstElementChild;
+    if (body.childElementCount !== 1 || !drawn.matches("div.rr-chain") || drawn.querySelectorAll(":scope > svg").length !== 2 || !drawing(drawn)) {
+      return el("p", { class: "rr-wb-more", text: "The chain of command could not be drawn; the table gives every unit's odds." });
+    }
+    figure.append(document.importNode(drawn, true), el("figcaption", { text: caption }));
     return figure;
   }
 
@@ -505,7 +515,7 @@ function page() {
     summary.textContent = `${answer.force} breaks: ${answer.force_breaks.percent} (${fractionText(answer.force_breaks.probability)})`;
     results.replaceChildren(
       el("p", { class: "rr-wb-headline" }, el("span", { text: `${answer.force} breaks: ` }), fraction(answer.force_breaks)),
-      table("Exact odds at the end of this phase", ["", "fails its own test", "off the table"], rows), chart(answer.svg));
+      table("Exact odds at the end of this phase", ["", "fails its own test", "off the table"], rows), chart(answer.html));
   }
 
   const WHO = new Map([["attacker", "the attacker wins"], ["defender", "the defender wins"], ["none", "no victor"]]);
