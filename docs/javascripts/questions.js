@@ -70,7 +70,7 @@
       return `<polyline points="${path}" fill="none" stroke="currentColor" stroke-width="2"${dash}/>${dots}`;
     };
     const ticks = [0, 5, 10].map((by) => `<text x="${x(by)}" y="124" text-anchor="middle">${by}</text>`).join("");
-    return `<svg viewBox="0 0 300 150" font-size="9" fill="currentColor" role="img"
+    return `<svg viewBox="0 0 300 150" font-size="11" fill="currentColor" role="img"
       aria-label="Chance to stand by margin of defeat, 0 to ${SWEEP}: A solid, B dashed">
       <line x1="30" y1="110" x2="290" y2="110" stroke="currentColor" stroke-opacity=".4"/>
       <line x1="30" y1="10" x2="30" y2="110" stroke="currentColor" stroke-opacity=".4"/>
