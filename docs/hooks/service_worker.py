@@ -15,7 +15,9 @@ import json
 from pathlib import Path
 
 WORKER = "sw.js"
-LEFT_OUT = (".map",)  # source maps: for a developer's tools, never for reading offline
+# source maps (for a developer's tools, never for reading offline) and the compressed twins of
+# every file (the host sends them for the file itself; the browser never asks for them)
+LEFT_OUT = (".map", ".gz", ".br")
 HEAD = (
     '<link rel="manifest" href="{root}manifest.webmanifest">'
     '<meta name="theme-color" content="#4051b5">'
