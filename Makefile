@@ -37,8 +37,10 @@ preview: site
 site: $(SITE_READY) workbench-assets
 	$(DOCS) build $(CONFIG) --strict --site-dir site
 
+# Spread over the machine's cores (pytest-xdist): the workers share one build of the site;
+# a module whose fixtures boot the Workbench runs whole on one worker (its xdist_group).
 test: $(READY) /usr/bin/chromium workbench-assets
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadgroup
 
 # The strict ProperDocs build and every published anchor, links and assets, alone.
 site-check: $(READY) workbench-assets

@@ -1,3 +1,5 @@
+import fcntl
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,10 +21,24 @@ from serve_site import serving  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
+def site(tmp_path_factory, worker_id) -> Path:
     """The site, built once per test run with the pinned ProperDocs, `build --strict`,
-    notebooks executed, with its compressed twins."""
-    out = tmp_path_factory.mktemp("site")
+    notebooks executed, with its compressed twins. Under pytest-xdist the workers share one
+    build: the first to ask builds it while the others wait on a lock."""
+    if worker_id == "master":
+        return _build(tmp_path_factory.mktemp("site"))
+    shared = tmp_path_factory.getbasetemp().parent  # the run's directory, above each worker's
+    out = shared / "site"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "site.built").exists():
+            shutil.rmtree(out, ignore_errors=True)
+            _build(out)
+            (shared / "site.built").touch()
+    return out
+
+
+def _build(out: Path) -> Path:
     build = subprocess.run(
         [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict"]
         + ["--site-dir", str(out)],

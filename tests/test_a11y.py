@@ -120,12 +120,16 @@ def settle(page, path: str) -> None:
 # (the four pairings take twice as long; the heat cells and buttons are checked in both
 # schemes below)
 AUDITED = [(390, "dark"), (1280, "light")]
+# each pairing's pages in four parts, every fourth page each: the parts run side by side
+# when `make test` spreads the tests over the machine's cores
+PARTS = 4
 
 
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("width, scheme", AUDITED)
-def test_axe_finds_no_serious_violation_on_any_page(view, site, axe, width, scheme):
+def test_axe_finds_no_serious_violation_on_any_page(view, site, axe, width, scheme, part):
     report, failures = {}, []
-    for path in pages(site):
+    for path in pages(site)[part::PARTS]:
         page = view(path, width, scheme)
         settle(page, path)
         found = axe_violations(page, axe)
@@ -134,7 +138,7 @@ def test_axe_finds_no_serious_violation_on_any_page(view, site, axe, width, sche
         page.close()
     out = ARTIFACTS / "axe"
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"axe-{width}-{scheme}.json").write_text(json.dumps(report, indent=1))
+    (out / f"axe-{width}-{scheme}-{part}.json").write_text(json.dumps(report, indent=1))
     assert not failures, failures
 
 

@@ -30,6 +30,9 @@ from rulesref.leadership import MAX_UNITS
 from rulesref.workbench import answer
 from rulesref.workbench_choices import SAMPLE_BATTLE, choices, page_data
 
+# one pytest-xdist worker runs this module: its fixtures boot the page (and Python) once
+pytestmark = pytest.mark.xdist_group("browser_workbench")
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 RULESREF = Path(sys.executable).parent / "rulesref"  # the command line of this checkout
