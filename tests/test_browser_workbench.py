@@ -115,7 +115,9 @@ def browser():
 @pytest.fixture(scope="module")
 def context(browser):
     """One browser context for the module: Python is downloaded once, then cached."""
-    opened = browser.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
+    opened = browser.new_context(
+        viewport={"width": 390, "height": 844}, accept_downloads=True, service_workers="block"
+    )
     opened.add_init_script(RECORDER)
     errors: list[str] = []
     opened.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
@@ -471,7 +473,7 @@ NOT_DRAWINGS = [
 def test_a_chart_that_is_not_a_drawing_is_left_out(browser, server, html):
     """The page takes only a drawing into itself: a first answer whose chart holds a
     handler, a link or another element is said not drawable, and nothing of it runs."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     page = context.new_page()
 
     def tampered(route):
@@ -522,7 +524,9 @@ def test_the_chain_of_command_is_a_list_on_a_phone_and_nothing_wider_than_the_sc
     box scrolling sideways; on a wide screen the tree. For a person to look at:
     test-artifacts/workbench-chain-<width>-<scheme>.png."""
     ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
+    )
     page = context.new_page()
     page.goto(server + fragment_of("force", B_COMPANY))
     page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
@@ -735,7 +739,7 @@ def test_the_download_is_what_rulesref_cascade_reads(bench, tmp_path, edits, add
 def test_the_first_answer_is_shown_at_once_and_replaced_by_the_live_one(browser, server):
     """A cold page (a fresh browser cache): the build's answer for B Company before
     Python has started, marked as such; then rulesref's own answer in the page."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     page = context.new_page()
     page.goto(server)
     page.wait_for_selector("#rr-workbench[data-ready]")
@@ -859,7 +863,9 @@ def test_screenshots_and_nothing_wider_than_the_screen(browser, server, width, s
     """For a person to look at: test-artifacts/workbench-page-<width>-<scheme>.png, the
     top of the page (first answer, form) and a refusal beside a field."""
     ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
+    )
     page = context.new_page()
     page.goto(server + fragment_of("force", B_COMPANY))
     page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)

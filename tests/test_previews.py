@@ -32,7 +32,10 @@ def test_hover_and_focus_preview_the_linked_rule(browser, base_url, scheme):  # 
 
 def test_a_touch_screen_previews_from_a_small_button(browser, base_url):  # noqa: F811
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        service_workers="block",
     )
     page = context.new_page()
     page.goto(base_url + "/rules/break-test/")

@@ -314,7 +314,9 @@ def workbench(base_url):
     errors: list[str] = []  # uncaught errors of the page's script: none, whatever it is given
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        context = browser.new_context(viewport={"width": 390, "height": 844})
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, service_workers="block"
+        )
         context.on("request", lambda request: requests.append(request.url))
         context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
         page = context.new_page()
