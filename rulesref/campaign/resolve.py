@@ -192,14 +192,20 @@ def _damage_steps(
     return steps
 
 
+# The package's own policies, unchecked: the resolver asks them only what fits (CA-16).
+OWN_POLICIES: dict[Policy, Policy] = {
+    policy: policy.unchecked for policy in (fewest_withdrawals, most_withdrawals)
+}
+
+
 def _take_hits(
     platoons: Sequence[Platoon], hits: int, chosen: Sequence[int] | None, policy: Policy
 ) -> AfterHits:
     """CA-14 to CA-16: the player's assignment, or the policy's if they gave none."""
     if chosen is None and hits <= sum(p.steps_left for p in platoons):
+        if policy in OWN_POLICIES:  # ours: asked for what fits, it gives an assignment that fits
+            return assign_hits.unchecked(platoons, hits, OWN_POLICIES[policy](platoons, hits))
         chosen = policy(platoons, hits)
-        if policy in (fewest_withdrawals, most_withdrawals):  # ours: an assignment that fits
-            return assign_hits.unchecked(platoons, hits, chosen)
     return assign_hits(platoons, hits, chosen)  # the player's, or a policy of their own
 
 
