@@ -109,25 +109,16 @@ def checked_by(check: Callable[P, object]) -> Callable[[Callable[P, R]], Checked
     `RulesError` for any it refuses: calling the kernel checks them, `.unchecked` does not.
 
     ```python
-    from rulesref.errors import RulesError, checked_by, whole_number
+    from rulesref.campaign import hits_from_damage
+    from rulesref.errors import RulesError
 
-
-    def _checked_face(face: int) -> None:
-        whole_number("face", face, 1, 6)
-
-
-    @checked_by(_checked_face)
-    def halved(face: int) -> int:
-        return face // 2
-
-
-    print(halved(5), halved.unchecked(12))
+    print(hits_from_damage(17), hits_from_damage.unchecked(17))
+    #> 2 2
     try:
-        halved(12)
+        hits_from_damage(17.0)
     except RulesError as error:
-        print(error)
-    #> 2 6
-    #> face must be a whole number from 1 to 6, got 12
+        print(error.parameter, "|", error.allowed)
+        #> battle_damage | a whole number from -20000 to 20000
     ```
     """
 
