@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from rulesref.errors import (
     RulesError,
+    checked_by,
     instance_of,
     readings_of,
     sequence_of,
@@ -150,7 +151,7 @@ def leadership_test_probability(
     doctrine = Doctrine(
         whole_number("rerolls", rerolls, 0, MAX_REROLLS), yes_or_no("ignore", ignore)
     )
-    fail, out_of = failing_rolls(target, doctrine)
+    fail, out_of = failing_rolls.unchecked(target, doctrine)
     return Rational(out_of - fail, out_of)
 
 
@@ -170,6 +171,14 @@ def best_leadership(values: Sequence[int | str]) -> int:
     return min(leadership_target(value, "leadership") for value in values)
 
 
+def _counts(start: int, before: int, after: int) -> None:
+    """Counts of models (or units) at the start, before this phase and after it."""
+    whole_number("start", start, 1, MAX_MODELS)
+    whole_number("before", before, 0, start)
+    whole_number("after", after, 0, before)
+
+
+@checked_by(_counts)
 def below_half(start: int, before: int, after: int) -> bool:
     """LD-6, LD-C2, LD-C7: below half of `start` at the end of a phase, having lost some
     of `before` this phase (strictly below half; none left is gone, not tested). Counts
@@ -183,12 +192,15 @@ def below_half(start: int, before: int, after: int) -> bool:
     #> True False False False
     ```
     """
-    whole_number("start", start, 1, MAX_MODELS)
-    whole_number("before", before, 0, start)
-    whole_number("after", after, 0, before)
     return 0 < after < before and 2 * after < start
 
 
+def _start_and_before(start: int, before: int) -> None:
+    whole_number("start", start, 1, MAX_MODELS)
+    whole_number("before", before, 0, start)
+
+
+@checked_by(_start_and_before)
 def losses_to_fall_below_half(start: int, before: int) -> int:
     """LD-11, LD-C2: the fewest of `before` that must be lost this phase for `below_half`
     (one at least: a phase with no loss calls no test), if one is left; all of them if
@@ -201,10 +213,9 @@ def losses_to_fall_below_half(start: int, before: int) -> int:
     #> 5 1
     ```
     """
-    whole_number("start", start, 1, MAX_MODELS)
-    whole_number("before", before, 0, start)
     # asked once for a whole force, so a search keeps the rule in `below_half` alone
-    return next((n for n in range(1, before) if below_half(start, before, before - n)), before)
+    fall = (n for n in range(1, before) if below_half.unchecked(start, before, before - n))
+    return next(fall, before)
 
 
 def _units_below_half(start_units: int, before_units: int, after_units: int) -> bool:
@@ -212,7 +223,7 @@ def _units_below_half(start_units: int, before_units: int, after_units: int) -> 
     whole_number("start_units", start_units, 1, MAX_MODELS)
     whole_number("before_units", before_units, 0, start_units)
     whole_number("after_units", after_units, 0, before_units)
-    return below_half(start_units, before_units, after_units)
+    return below_half.unchecked(start_units, before_units, after_units)
 
 
 def break_test_trigger(start: int, before: int, after: int) -> str | None:
@@ -297,6 +308,11 @@ class Doctrine:
 NO_DOCTRINE = Doctrine()
 
 
+def _a_doctrine(doctrine: Doctrine) -> None:
+    instance_of("doctrine", doctrine, Doctrine, "a Doctrine")
+
+
+@checked_by(_a_doctrine)
 def rolls_of_a_test(doctrine: Doctrine) -> int:
     """LD-7: the equally likely rolls of one test: its d6, and one more d6 for each re-roll
     the Doctrine allows (a die not needed after a pass is counted as rolled all the same).
@@ -308,10 +324,16 @@ def rolls_of_a_test(doctrine: Doctrine) -> int:
     #> 6 216
     ```
     """
-    rolls: int = 6 ** (instance_of("doctrine", doctrine, Doctrine, "a Doctrine").rerolls + 1)
+    rolls: int = 6 ** (doctrine.rerolls + 1)
     return rolls
 
 
+def _target_and_doctrine(target: int, doctrine: Doctrine) -> None:
+    whole_number("target", target, 2, 7)
+    _a_doctrine(doctrine)
+
+
+@checked_by(_target_and_doctrine)
 def failing_rolls(target: int, doctrine: Doctrine) -> tuple[int, int]:
     """LD-1, LD-7, LD-C6: how many of a test's equally likely rolls fail, out of how many:
     every die below `target` (each of its `target - 1` low faces, on the d6 and each
@@ -327,8 +349,7 @@ def failing_rolls(target: int, doctrine: Doctrine) -> tuple[int, int]:
     #> (0, 6)
     ```
     """
-    whole_number("target", target, 2, 7)
-    out_of = rolls_of_a_test(doctrine)
+    out_of = rolls_of_a_test.unchecked(doctrine)
     return (0 if doctrine.ignores else (target - 1) ** (doctrine.rerolls + 1)), out_of
 
 

@@ -94,8 +94,7 @@ def _totals(battle: Battle, role: Role, dice: Sequence[int | None]) -> _Rolled:
             f"{role} dice must give one entry per platoon ({len(platoons)}), got {dice!r}"
         )
     values = tuple(
-        _value(explain_roll.unchecked(battle, role, i), role, i, die)
-        for i, die in enumerate(dice)
+        _value(explain_roll.unchecked(battle, role, i), role, i, die) for i, die in enumerate(dice)
     )
     declared = battle.declared[role]
     totals = {
@@ -151,7 +150,9 @@ def resolve_battle(
     dice = {Role.ATTACKER: attacker_dice, Role.DEFENDER: defender_dice}
     rolled = {role: _totals(battle, role, dice[role]) for role in Role}
     damage = {
-        role: battle_damage.unchecked(rolled[role].attack, rolled[role.enemy].defence, battle.readings)
+        role: battle_damage.unchecked(
+            rolled[role].attack, rolled[role.enemy].defence, battle.readings
+        )
         for role in Role
     }
     steps = _damage_steps(rolled, damage, battle.readings)
@@ -163,7 +164,9 @@ def resolve_battle(
         steps += _hit_steps(role, damage[role.enemy], hits[role], after[role])
     attack, defence = damage[Role.ATTACKER], damage[Role.DEFENDER]
     order = (attack > defence) - (attack < defence)
-    found = verdict.unchecked(after[Role.ATTACKER], after[Role.DEFENDER], order, garrison=battle.garrison)
+    found = verdict.unchecked(
+        after[Role.ATTACKER], after[Role.DEFENDER], order, garrison=battle.garrison
+    )
     steps.append(Ruling(found.clause, f"victor: {found.victor or 'none'} ({found.reason})"))
     passed = _check(found, leadership, leadership_roll, steps)
     fate = fates.unchecked(found, after, passed, garrison=battle.garrison)
