@@ -218,14 +218,14 @@ def losses_to_fall_below_half(start: int, before: int) -> int:
     return next(fall, before)
 
 
-def _units_below_half(start_units: int, before_units: int, after_units: int) -> bool:
-    """`below_half` on counts of units, checked under their own names first."""
+def _unit_counts(start_units: int, before_units: int, after_units: int) -> None:
+    """Counts of units, checked under their own names."""
     whole_number("start_units", start_units, 1, MAX_MODELS)
     whole_number("before_units", before_units, 0, start_units)
     whole_number("after_units", after_units, 0, before_units)
-    return below_half.unchecked(start_units, before_units, after_units)
 
 
+@checked_by(_counts)
 def break_test_trigger(start: int, before: int, after: int) -> str | None:
     """LD-5, LD-6: the clause that makes a unit of `start` models test this phase, if any.
 
@@ -239,7 +239,7 @@ def break_test_trigger(start: int, before: int, after: int) -> str | None:
     #> LD-5 LD-6 None
     ```
     """
-    if not below_half(start, before, after):
+    if not below_half.unchecked(start, before, after):
         return None
     return "LD-5" if 2 * before >= start else "LD-6"
 
@@ -260,6 +260,7 @@ def must_take_break_test(start: int, before: int, after: int) -> bool:
     return break_test_trigger(start, before, after) is not None
 
 
+@checked_by(_unit_counts)
 def command_must_test(start_units: int, before_units: int, after_units: int) -> bool:
     """LD-9: whether a command takes a Break test, counting its units (never an independent
     single-model leader, who is a `Leader`, not a `Unit`).
@@ -271,9 +272,10 @@ def command_must_test(start_units: int, before_units: int, after_units: int) -> 
     #> True False False
     ```
     """
-    return _units_below_half(start_units, before_units, after_units)
+    return below_half.unchecked(start_units, before_units, after_units)
 
 
+@checked_by(_unit_counts)
 def force_must_test(start_units: int, before_units: int, after_units: int) -> bool:
     """LD-11: the same 50% rule over all the units of the force.
 
@@ -284,7 +286,7 @@ def force_must_test(start_units: int, before_units: int, after_units: int) -> bo
     #> True False
     ```
     """
-    return _units_below_half(start_units, before_units, after_units)
+    return below_half.unchecked(start_units, before_units, after_units)
 
 
 @dataclass(frozen=True)
@@ -762,7 +764,7 @@ def unit_tests(force: Force, after: Mapping[str, int], phase: Phase) -> dict[str
             phase.remove(unit.name, Level.UNIT, "LD-C7", "no model left: destroyed")
             standing[unit.name] = False
             continue
-        clause = break_test_trigger(unit.starting, unit.current, after[unit.name])
+        clause = break_test_trigger.unchecked(unit.starting, unit.current, after[unit.name])
         claim = figure_claim(0, unit_target(unit, command.leaders), unit.name, phase.prefer)
         standing[unit.name] = not clause or phase.holds(
             unit.name, Level.UNIT, clause, claim, unit.doctrine
@@ -793,7 +795,7 @@ def command_test(
     if not left:
         phase.remove(command.name, Level.COMMAND, "LD-C7", "no unit left")
         return gone
-    if command_must_test(len(command.units), before, len(left)) and not phase.holds(
+    if command_must_test.unchecked(len(command.units), before, len(left)) and not phase.holds(
         command.name, Level.COMMAND, "LD-9", senior, command.doctrine
     ):
         phase.failed(command.name, Level.COMMAND, "LD-10", "LD-9")
@@ -814,7 +816,7 @@ def force_test(force: Force, commands: Sequence[Standing], phase: Phase) -> bool
     if units_left == 0:
         phase.remove(force.name, Level.FORCE, "LD-C7", "no unit left: the side loses")
         return True
-    broken = force_must_test(start, before, units_left) and not phase.holds(
+    broken = force_must_test.unchecked(start, before, units_left) and not phase.holds(
         force.name, Level.FORCE, "LD-11", senior, force.doctrine
     )
     if broken:
