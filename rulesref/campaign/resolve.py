@@ -149,10 +149,9 @@ def resolve_battle(
     leadership = checked_leadership(leadership)
     dice = {Role.ATTACKER: attacker_dice, Role.DEFENDER: defender_dice}
     rolled = {role: _totals(battle, role, dice[role]) for role in Role}
+    attack = {role: rolled[role].attack for role in Role}  # against the enemy's defence
     damage = {
-        role: battle_damage.unchecked(
-            rolled[role].attack, rolled[role.enemy].defence, battle.readings
-        )
+        role: battle_damage.unchecked(attack[role], rolled[role.enemy].defence, battle.readings)
         for role in Role
     }
     steps = _damage_steps(rolled, damage, battle.readings)
@@ -162,8 +161,8 @@ def resolve_battle(
     for role in Role:
         after[role] = _take_hits(battle.sides[role].platoons, hits[role], assignments[role], policy)
         steps += _hit_steps(role, damage[role.enemy], hits[role], after[role])
-    attack, defence = damage[Role.ATTACKER], damage[Role.DEFENDER]
-    order = (attack > defence) - (attack < defence)
+    by_attacker, by_defender = damage[Role.ATTACKER], damage[Role.DEFENDER]
+    order = (by_attacker > by_defender) - (by_attacker < by_defender)
     found = verdict.unchecked(
         after[Role.ATTACKER], after[Role.DEFENDER], order, garrison=battle.garrison
     )
