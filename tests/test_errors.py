@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sympy import Rational
 
 from rulesref import errors
+from rulesref import leadership as ld
 from rulesref.campaign import Battle, Platoon, Side, most_withdrawals, resolve_battle
 from rulesref.errors import (
     MAX_MESSAGE,
@@ -28,6 +29,7 @@ from rulesref.errors import (
     word_of,
     yes_or_no,
 )
+from rulesref.odds import cascade as oc
 from rulesref.odds.battle import battle_odds
 
 
@@ -364,3 +366,31 @@ def test_making_a_battle_checks_each_field_once(monkeypatch):
     # 3 platoons of 4 fields, 2 sides of 3 (their declarations left out), a battle of 5;
     # a word given as text is looked up among the words once more (one_of)
     assert sum(calls.values()) - calls["one_of"] == 3 * 4 + 2 * 3 + 5, calls
+
+
+def _force(commands: int) -> ld.Force:
+    """A force of `commands` commands of three units, each with a leader in its first unit."""
+    return ld.Force(
+        [
+            ld.Command(
+                f"C{c}",
+                [ld.Unit(f"U{c}-{u}", 10, 4) for u in range(3)],
+                [ld.Leader(f"L{c}", 3, 1, f"U{c}-0")],
+            )
+            for c in range(commands)
+        ],
+        [ld.Leader("Captain", 2, 2)],
+    )
+
+
+@pytest.mark.parametrize("commands", [2, 20])
+def test_a_phase_checks_its_casualties_once(monkeypatch, commands):
+    force = _force(commands)
+    casualties = {unit.name: 6 for unit in force.units[::2]}
+    calls = counted_validators(monkeypatch)
+    oc.cascade_probabilities(force, casualties)
+    # one check of each unit's casualties (LD-5), and the force itself
+    assert 0 < sum(calls.values()) <= len(force.units) + 5, calls
+    calls.clear()
+    ld.resolve_phase(force, casualties, {name: [3] for name in casualties})
+    assert 0 < sum(calls.values()) <= len(force.units) + 5, calls
