@@ -18,6 +18,7 @@ from functools import partial
 from rulesref.dice import ways_at_most, with_rerolls
 from rulesref.errors import (
     RulesError,
+    checked_by,
     dice_roll,
     instance_of,
     readings_of,
@@ -209,6 +210,12 @@ def resolve_break_test(
     )
 
 
+def _models_and_width(models: int, width: int) -> None:
+    whole_number("models", models, 1, MAX_MODELS)
+    whole_number("width", width, 1, models)
+
+
+@checked_by(_models_and_width)
 def ranks(models: int, width: int) -> int:
     """BR-7: ranks that count for Steadfast: five or more models each, front rank included.
 
@@ -221,8 +228,6 @@ def ranks(models: int, width: int) -> int:
     #> 5 2 3 0
     ```
     """
-    whole_number("models", models, 1, MAX_MODELS)
-    whole_number("width", width, 1, models)
     if width < 5:
         return 0
     full, last = divmod(models, width)
@@ -272,7 +277,7 @@ class Unit:
     @property
     def ranks(self) -> int:
         """Ranks of five or more models (BR-7)."""
-        return ranks(self.models, self.width)
+        return ranks.unchecked(self.models, self.width)
 
 
 Units = Unit | Sequence[Unit]  # one side of a combat: a unit, or several fighting together
@@ -310,6 +315,12 @@ class Readings:
         readings_of(self)
 
 
+def _unit_and_readings(unit: Unit, *, readings: Readings = Readings()) -> None:
+    instance_of("unit", unit, Unit, "a Unit")
+    instance_of("readings", readings, Readings, "a break_test.Readings")
+
+
+@checked_by(_unit_and_readings)
 def usable_ranks(unit: Unit, *, readings: Readings = Readings()) -> int:
     """BR-9, BR-10, BR-C1: ranks a unit may use to claim Steadfast; Disrupted units and
     Skirmishers use only Unit Strength (BR-C1 offers the other reading for Disrupted).
@@ -323,8 +334,6 @@ def usable_ranks(unit: Unit, *, readings: Readings = Readings()) -> int:
     #> 4 0 4
     ```
     """
-    instance_of("unit", unit, Unit, "a Unit")
-    instance_of("readings", readings, Readings, "a break_test.Readings")
     if unit.skirmisher or (unit.disrupted and not readings.disrupted_uses_ranks):
         return 0
     return unit.ranks
@@ -363,7 +372,7 @@ def is_steadfast(
         enough = all(unit.unit_strength >= 10 for unit in ours)
     else:
         enough = strength >= 10
-    our_ranks = sum(usable_ranks(unit, readings=readings) for unit in ours)
+    our_ranks = sum(usable_ranks.unchecked(unit, readings=readings) for unit in ours)
     their_ranks = sum(
         unit.ranks for unit in theirs if readings.enemy_skirmishers_use_ranks or not unit.skirmisher
     )

@@ -377,45 +377,31 @@ def _totals(args: argparse.Namespace) -> str:
     return "\n".join(lines + [f"{total}: {p} ({percent(p)})" for total, p in chances.items()])
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="rulesref",
-        description="Exact odds of wargame morale tests, from the rules of rulesref.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+Options = Callable[[argparse.ArgumentParser], None]  # adds a command's arguments
+
+
+def _outputs(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--json", action="store_true", help="print one JSON object, every fraction whole"
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub.add_argument(
+        "--exact",
+        action="store_true",
+        help=f"print every fraction whole (one of more than {MAX_SHOWN_DIGITS} digits is "
+        "otherwise summarised by its length)",
+    )
 
-    def command(name: str, help: str, run: Runner) -> argparse.ArgumentParser:
-        sub = commands.add_parser(
-            name,
-            help=help,
-            description=help,
-            epilog=EXAMPLES,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        sub.set_defaults(run=run)
-        return sub
 
-    def outputs(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "--json", action="store_true", help="print one JSON object, every fraction whole"
-        )
-        sub.add_argument(
-            "--exact",
-            action="store_true",
-            help=f"print every fraction whole (one of more than {MAX_SHOWN_DIGITS} digits is "
-            "otherwise summarised by its length)",
-        )
+def _test_inputs(sub: argparse.ArgumentParser) -> None:
+    """The inputs of a Break or reform test (BR-1 to BR-6)."""
+    sub.add_argument("--leadership", type=_whole, required=True, help="0 to 10")
+    sub.add_argument("--lost-by", type=_whole, required=True, help="combat result difference")
+    sub.add_argument("--steadfast", action="store_true", help="ignore the difference (BR-6)")
+    _outputs(sub)
 
-    def test_inputs(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("--leadership", type=_whole, required=True, help="0 to 10")
-        sub.add_argument("--lost-by", type=_whole, required=True, help="combat result difference")
-        sub.add_argument("--steadfast", action="store_true", help="ignore the difference (BR-6)")
-        outputs(sub)
 
-    sub = command("break", "chance to stand a Break test (BR-1 to BR-6)", _break)
-    test_inputs(sub)
+def _break_options(sub: argparse.ArgumentParser) -> None:
+    _test_inputs(sub)
     sub.add_argument(
         "--no-insane-courage",
         dest="insane_courage",
@@ -428,8 +414,9 @@ def _parser() -> argparse.ArgumentParser:
         help="one re-roll of a failed test (a variant, not in the source)",
     )
 
-    sub = command("reform", "chance to pass the reform test after a defeat (BR-15)", _reform)
-    test_inputs(sub)
+
+def _reform_options(sub: argparse.ArgumentParser) -> None:
+    _test_inputs(sub)
     sub.add_argument("--unbreakable", action="store_true", help="test on unmodified Leadership")
     sub.add_argument(
         "--insane-courage",
@@ -437,13 +424,15 @@ def _parser() -> argparse.ArgumentParser:
         help="let a double 1 pass (the other reading of BR-C3)",
     )
 
-    sub = command("leadership", "chance to pass a d6 Leadership test (LD-1, LD-7)", _leadership)
+
+def _leadership_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--target", type=_whole, required=True, help="2 to 6, or written 4+")
     sub.add_argument("--rerolls", type=_whole, default=0, help="re-rolls of a failure")
     sub.add_argument("--ignore", action="store_true", help="a Doctrine ignores a failure")
-    outputs(sub)
+    _outputs(sub)
 
-    sub = command("battle", "exact odds of a campaign battle (CA-2 to CA-18)", _battle)
+
+def _battle_options(sub: argparse.ArgumentParser) -> None:
     for role in Role:
         sub.add_argument(f"--{role}", help="platoons KIND[/STATE][@ROLL], comma-separated")
     sub.add_argument("--terrain", default="open", help=", ".join(Terrain))
@@ -453,32 +442,30 @@ def _parser() -> argparse.ArgumentParser:
         help="instead of the options above, a JSON file of the battle, as the Workbench "
         "downloads it (see examples/battle.json)",
     )
-    outputs(sub)
+    _outputs(sub)
 
-    sub = command(
-        "cascade",
-        "exact odds of each unit, command and the force breaking (LD-4 to LD-12)",
-        _cascade,
-    )
+
+def _cascade_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "file",
         help="a JSON file: the force and this phase's casualties, as the Workbench downloads "
         "it (see examples/b-company.json)",
     )
-    outputs(sub)
+    _outputs(sub)
 
-    sub = command("table", "print a probability table of the site as CSV", _table)
+
+def _table_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("name", help=", ".join(table.name for table in tables()))
 
-    sub = command("compare", "two set-ups of one test side by side, and their difference", _compare)
+
+def _compare_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("test", choices=list(SETUPS), help="the test both set-ups take")
     sub.add_argument("a", help="set-up A: the options of that test's command, quoted")
     sub.add_argument("b", help="set-up B, the same way")
-    outputs(sub)
+    _outputs(sub)
 
-    sub = command(
-        "need", "the least Leadership, greatest margin or fewest re-rolls for a chance", _need
-    )
+
+def _need_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "test", choices=("break", "leadership"), help="the test to reach the chance in"
     )
@@ -495,11 +482,74 @@ def _parser() -> argparse.ArgumentParser:
         "--ignore", action="store_true", help="leadership: a Doctrine ignores a failure"
     )
 
-    sub = command(
-        "totals", "the chance of each total of some d6, exactly, at least or at most", _totals
-    )
+
+def _totals_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--dice", type=_whole, required=True, help="1 to 100")
     sub.add_argument("--view", choices=("exactly", "at-least", "at-most"), default="exactly")
+
+
+# Each command: its name, what it does (its help and description), its runner, its options.
+COMMANDS: tuple[tuple[str, str, Runner, Options], ...] = (
+    ("break", "chance to stand a Break test (BR-1 to BR-6)", _break, _break_options),
+    (
+        "reform",
+        "chance to pass the reform test after a defeat (BR-15)",
+        _reform,
+        _reform_options,
+    ),
+    (
+        "leadership",
+        "chance to pass a d6 Leadership test (LD-1, LD-7)",
+        _leadership,
+        _leadership_options,
+    ),
+    ("battle", "exact odds of a campaign battle (CA-2 to CA-18)", _battle, _battle_options),
+    (
+        "cascade",
+        "exact odds of each unit, command and the force breaking (LD-4 to LD-12)",
+        _cascade,
+        _cascade_options,
+    ),
+    ("table", "print a probability table of the site as CSV", _table, _table_options),
+    (
+        "compare",
+        "two set-ups of one test side by side, and their difference",
+        _compare,
+        _compare_options,
+    ),
+    (
+        "need",
+        "the least Leadership, greatest margin or fewest re-rolls for a chance",
+        _need,
+        _need_options,
+    ),
+    (
+        "totals",
+        "the chance of each total of some d6, exactly, at least or at most",
+        _totals,
+        _totals_options,
+    ),
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="rulesref",
+        description="Exact odds of wargame morale tests, from the rules of rulesref.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, help, run, options in COMMANDS:
+        sub = commands.add_parser(
+            name,
+            help=help,
+            description=help,
+            epilog=EXAMPLES,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        sub.set_defaults(run=run)
+        options(sub)
     return parser
 
 

@@ -4,11 +4,12 @@ Every public function and constructor checks its input with these, so a wrong ty
 value ends in a `RulesError` naming the parameter, the value and what is allowed.
 """
 
+import functools
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar
 
 from rulesref.exact import Rational, digits
 
@@ -16,6 +17,8 @@ __all__ = ["RulesError"]
 
 T = TypeVar("T")
 W = TypeVar("W", bound=StrEnum)
+P = ParamSpec("P")
+R = TypeVar("R")
 MAX_TEXT = 100
 MAX_SHOWN = 200  # characters of a value quoted in a message
 MAX_MESSAGE = 1000  # characters of a message: one line a player reads, whatever the value
@@ -83,6 +86,46 @@ def _shown(value: object) -> str:
     except Exception:  # a hostile __repr__ must not hide the error it is part of
         shown = f"a {type(value).__name__}"
     return shown if len(shown) <= MAX_SHOWN else shown[: MAX_SHOWN - 3] + "..."
+
+
+class Checked(Generic[P, R]):
+    """A public rules kernel that checks its arguments before it runs: `unchecked` is the
+    kernel alone, which the package calls with values it has already checked (a battle's
+    odds call the same kernels thousands of times), so each input is checked once, where it
+    comes in. Made by `checked_by`; `inspect.unwrap` gives the kernel's own function."""
+
+    def __init__(self, check: Callable[P, object], kernel: Callable[P, R]) -> None:
+        self.check = check
+        self.unchecked = kernel
+        functools.update_wrapper(self, kernel)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        self.check(*args, **kwargs)
+        return self.unchecked(*args, **kwargs)
+
+
+def checked_by(check: Callable[P, object]) -> Callable[[Callable[P, R]], Checked[P, R]]:
+    """Decorate a kernel with `check`, a function of the same arguments that raises
+    `RulesError` for any it refuses: calling the kernel checks them, `.unchecked` does not.
+
+    ```python
+    from rulesref.campaign import hits_from_damage
+    from rulesref.errors import RulesError
+
+    print(hits_from_damage(17), hits_from_damage.unchecked(17))
+    #> 2 2
+    try:
+        hits_from_damage(17.0)
+    except RulesError as error:
+        print(error.parameter, "|", error.allowed)
+        #> battle_damage | a whole number from -20000 to 20000
+    ```
+    """
+
+    def decorate(kernel: Callable[P, R]) -> Checked[P, R]:
+        return Checked(check, kernel)
+
+    return decorate
 
 
 def whole_number(name: str, value: object, low: int, high: int) -> int:

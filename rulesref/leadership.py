@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from rulesref.errors import (
     RulesError,
+    checked_by,
     instance_of,
     readings_of,
     sequence_of,
@@ -150,7 +151,7 @@ def leadership_test_probability(
     doctrine = Doctrine(
         whole_number("rerolls", rerolls, 0, MAX_REROLLS), yes_or_no("ignore", ignore)
     )
-    fail, out_of = failing_rolls(target, doctrine)
+    fail, out_of = failing_rolls.unchecked(target, doctrine)
     return Rational(out_of - fail, out_of)
 
 
@@ -170,6 +171,14 @@ def best_leadership(values: Sequence[int | str]) -> int:
     return min(leadership_target(value, "leadership") for value in values)
 
 
+def _counts(start: int, before: int, after: int) -> None:
+    """Counts of models (or units) at the start, before this phase and after it."""
+    whole_number("start", start, 1, MAX_MODELS)
+    whole_number("before", before, 0, start)
+    whole_number("after", after, 0, before)
+
+
+@checked_by(_counts)
 def below_half(start: int, before: int, after: int) -> bool:
     """LD-6, LD-C2, LD-C7: below half of `start` at the end of a phase, having lost some
     of `before` this phase (strictly below half; none left is gone, not tested). Counts
@@ -183,12 +192,15 @@ def below_half(start: int, before: int, after: int) -> bool:
     #> True False False False
     ```
     """
-    whole_number("start", start, 1, MAX_MODELS)
-    whole_number("before", before, 0, start)
-    whole_number("after", after, 0, before)
     return 0 < after < before and 2 * after < start
 
 
+def _start_and_before(start: int, before: int) -> None:
+    whole_number("start", start, 1, MAX_MODELS)
+    whole_number("before", before, 0, start)
+
+
+@checked_by(_start_and_before)
 def losses_to_fall_below_half(start: int, before: int) -> int:
     """LD-11, LD-C2: the fewest of `before` that must be lost this phase for `below_half`
     (one at least: a phase with no loss calls no test), if one is left; all of them if
@@ -201,20 +213,19 @@ def losses_to_fall_below_half(start: int, before: int) -> int:
     #> 5 1
     ```
     """
-    whole_number("start", start, 1, MAX_MODELS)
-    whole_number("before", before, 0, start)
     # asked once for a whole force, so a search keeps the rule in `below_half` alone
-    return next((n for n in range(1, before) if below_half(start, before, before - n)), before)
+    fall = (n for n in range(1, before) if below_half.unchecked(start, before, before - n))
+    return next(fall, before)
 
 
-def _units_below_half(start_units: int, before_units: int, after_units: int) -> bool:
-    """`below_half` on counts of units, checked under their own names first."""
+def _unit_counts(start_units: int, before_units: int, after_units: int) -> None:
+    """Counts of units, checked under their own names."""
     whole_number("start_units", start_units, 1, MAX_MODELS)
     whole_number("before_units", before_units, 0, start_units)
     whole_number("after_units", after_units, 0, before_units)
-    return below_half(start_units, before_units, after_units)
 
 
+@checked_by(_counts)
 def break_test_trigger(start: int, before: int, after: int) -> str | None:
     """LD-5, LD-6: the clause that makes a unit of `start` models test this phase, if any.
 
@@ -228,7 +239,7 @@ def break_test_trigger(start: int, before: int, after: int) -> str | None:
     #> LD-5 LD-6 None
     ```
     """
-    if not below_half(start, before, after):
+    if not below_half.unchecked(start, before, after):
         return None
     return "LD-5" if 2 * before >= start else "LD-6"
 
@@ -249,6 +260,7 @@ def must_take_break_test(start: int, before: int, after: int) -> bool:
     return break_test_trigger(start, before, after) is not None
 
 
+@checked_by(_unit_counts)
 def command_must_test(start_units: int, before_units: int, after_units: int) -> bool:
     """LD-9: whether a command takes a Break test, counting its units (never an independent
     single-model leader, who is a `Leader`, not a `Unit`).
@@ -260,9 +272,10 @@ def command_must_test(start_units: int, before_units: int, after_units: int) -> 
     #> True False False
     ```
     """
-    return _units_below_half(start_units, before_units, after_units)
+    return below_half.unchecked(start_units, before_units, after_units)
 
 
+@checked_by(_unit_counts)
 def force_must_test(start_units: int, before_units: int, after_units: int) -> bool:
     """LD-11: the same 50% rule over all the units of the force.
 
@@ -273,7 +286,7 @@ def force_must_test(start_units: int, before_units: int, after_units: int) -> bo
     #> True False
     ```
     """
-    return _units_below_half(start_units, before_units, after_units)
+    return below_half.unchecked(start_units, before_units, after_units)
 
 
 @dataclass(frozen=True)
@@ -297,6 +310,11 @@ class Doctrine:
 NO_DOCTRINE = Doctrine()
 
 
+def _a_doctrine(doctrine: Doctrine) -> None:
+    instance_of("doctrine", doctrine, Doctrine, "a Doctrine")
+
+
+@checked_by(_a_doctrine)
 def rolls_of_a_test(doctrine: Doctrine) -> int:
     """LD-7: the equally likely rolls of one test: its d6, and one more d6 for each re-roll
     the Doctrine allows (a die not needed after a pass is counted as rolled all the same).
@@ -308,10 +326,16 @@ def rolls_of_a_test(doctrine: Doctrine) -> int:
     #> 6 216
     ```
     """
-    rolls: int = 6 ** (instance_of("doctrine", doctrine, Doctrine, "a Doctrine").rerolls + 1)
+    rolls: int = 6 ** (doctrine.rerolls + 1)
     return rolls
 
 
+def _target_and_doctrine(target: int, doctrine: Doctrine) -> None:
+    whole_number("target", target, 2, 7)
+    _a_doctrine(doctrine)
+
+
+@checked_by(_target_and_doctrine)
 def failing_rolls(target: int, doctrine: Doctrine) -> tuple[int, int]:
     """LD-1, LD-7, LD-C6: how many of a test's equally likely rolls fail, out of how many:
     every die below `target` (each of its `target - 1` low faces, on the d6 and each
@@ -327,8 +351,7 @@ def failing_rolls(target: int, doctrine: Doctrine) -> tuple[int, int]:
     #> (0, 6)
     ```
     """
-    whole_number("target", target, 2, 7)
-    out_of = rolls_of_a_test(doctrine)
+    out_of = rolls_of_a_test.unchecked(doctrine)
     return (0 if doctrine.ignores else (target - 1) ** (doctrine.rerolls + 1)), out_of
 
 
@@ -741,7 +764,7 @@ def unit_tests(force: Force, after: Mapping[str, int], phase: Phase) -> dict[str
             phase.remove(unit.name, Level.UNIT, "LD-C7", "no model left: destroyed")
             standing[unit.name] = False
             continue
-        clause = break_test_trigger(unit.starting, unit.current, after[unit.name])
+        clause = break_test_trigger.unchecked(unit.starting, unit.current, after[unit.name])
         claim = figure_claim(0, unit_target(unit, command.leaders), unit.name, phase.prefer)
         standing[unit.name] = not clause or phase.holds(
             unit.name, Level.UNIT, clause, claim, unit.doctrine
@@ -772,7 +795,7 @@ def command_test(
     if not left:
         phase.remove(command.name, Level.COMMAND, "LD-C7", "no unit left")
         return gone
-    if command_must_test(len(command.units), before, len(left)) and not phase.holds(
+    if command_must_test.unchecked(len(command.units), before, len(left)) and not phase.holds(
         command.name, Level.COMMAND, "LD-9", senior, command.doctrine
     ):
         phase.failed(command.name, Level.COMMAND, "LD-10", "LD-9")
@@ -793,7 +816,7 @@ def force_test(force: Force, commands: Sequence[Standing], phase: Phase) -> bool
     if units_left == 0:
         phase.remove(force.name, Level.FORCE, "LD-C7", "no unit left: the side loses")
         return True
-    broken = force_must_test(start, before, units_left) and not phase.holds(
+    broken = force_must_test.unchecked(start, before, units_left) and not phase.holds(
         force.name, Level.FORCE, "LD-11", senior, force.doctrine
     )
     if broken:

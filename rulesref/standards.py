@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from rulesref.errors import RulesError, instance_of, readings_of, sequence_of
+from rulesref.errors import RulesError, checked_by, instance_of, readings_of, sequence_of
 from rulesref.words import Word
 
 __all__ = [
@@ -570,6 +570,12 @@ ARMY_STEPS = (*lone_asb_steps(), *asb_in_a_normal_unit_steps(), *asb_in_an_unbre
 STEPS = {Standard.REGIMENTAL: REGIMENTAL_STEPS, Standard.ARMY: ARMY_STEPS}
 
 
+def _steps_and_round(steps: Sequence[Step], r: Round) -> None:
+    sequence_of("steps", steps, Step, low=1)
+    instance_of("r", r, Round, "a Round")
+
+
+@checked_by(_steps_and_round)
 def first_step(steps: Sequence[Step], r: Round) -> int:
     """The index of the first step that `r` answers "yes": the one that decides.
 
@@ -581,8 +587,6 @@ def first_step(steps: Sequence[Step], r: Round) -> int:
     #> Fled from Terror or Panic? ST-2 kept
     ```
     """
-    steps = sequence_of("steps", steps, Step, low=1)
-    instance_of("r", r, Round, "a Round")
     return next(i for i, step in enumerate(steps) if step.applies(r))
 
 
@@ -613,7 +617,7 @@ def standard_fate(r: Round, *, readings: Readings = Readings()) -> tuple[Verdict
     verdicts = []
     for standard, steps in STEPS.items():
         if present[standard]:
-            step = steps[first_step(steps, r)]
+            step = steps[first_step.unchecked(steps, r)]
             verdicts.append(step.yes.verdict(standard, step.clause, r, readings))
     return tuple(verdicts)
 

@@ -11,7 +11,7 @@ import pytest
 from sympy import Rational
 
 from rulesref.break_test import break_test_probability
-from rulesref.cli import main
+from rulesref.cli import COMMANDS, main
 from rulesref.leadership import MAX_CASCADE_TESTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,6 +139,40 @@ def test_help_shows_examples():
     assert result.returncode == 0
     assert "rulesref break --leadership 8 --lost-by 3" in result.stdout
     assert "break" in run("break", "--help").stdout
+
+
+# one option of each command, written here (not read from the parser) so a lost one shows
+OPTION_OF = {
+    "break": "--no-insane-courage",
+    "reform": "--unbreakable",
+    "leadership": "--rerolls",
+    "battle": "--terrain",
+    "cascade": "file",
+    "table": "name",
+    "compare": "{break,reform,leadership}",
+    "need": "--at-least",
+    "totals": "--view",
+}
+
+
+@pytest.mark.parametrize(("name", "described"), [command[:2] for command in COMMANDS])
+def test_each_command_has_its_own_help(capsys, name, described):
+    with pytest.raises(SystemExit) as exited:
+        main([name, "--help"])
+    shown = capsys.readouterr().out
+    assert exited.value.code == 0
+    assert shown.startswith(f"usage: rulesref {name} ") and described in shown
+    assert OPTION_OF[name] in shown and "--help" in shown
+    assert "rulesref break --leadership 8 --lost-by 3" in shown  # the examples, as epilog
+
+
+def test_the_help_lists_every_command(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = capsys.readouterr().out
+    assert set(OPTION_OF) == {command[0] for command in COMMANDS}
+    listed = re.findall(r"^    (\w+)", shown, flags=re.MULTILINE)
+    assert listed == [command[0] for command in COMMANDS], shown
 
 
 def test_main_returns_the_status(capsys):

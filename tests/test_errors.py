@@ -1,6 +1,9 @@
 """The validators of rulesref.errors: what each accepts at its edges, and the exact message
 a caller reads when it refuses (the parameter, the value and what is allowed)."""
 
+import inspect
+import sys
+from collections import Counter
 from enum import StrEnum
 
 import pytest
@@ -8,10 +11,14 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from sympy import Rational
 
+from rulesref import errors
+from rulesref import leadership as ld
+from rulesref.campaign import Battle, Platoon, Side, most_withdrawals, resolve_battle
 from rulesref.errors import (
     MAX_MESSAGE,
     MAX_TEXT,
     RulesError,
+    checked_by,
     dice_roll,
     instance_of,
     one_of,
@@ -22,6 +29,8 @@ from rulesref.errors import (
     word_of,
     yes_or_no,
 )
+from rulesref.odds import cascade as oc
+from rulesref.odds.battle import battle_odds
 
 
 def refused(call, *args, **kwargs) -> str:
@@ -267,3 +276,121 @@ def test_a_whole_number_past_strs_limit_is_shown_by_its_length():
 def test_text_refuses_invisible_characters_and_noncharacters(char):
     value = f"A{char}"
     assert refused(text, "name", value) == f"name must be {ALLOWED_TEXT}, got {value!r}"
+
+
+def _positive(value: int) -> None:
+    whole_number("value", value, 1, 10)
+
+
+@checked_by(_positive)
+def _halved(value: int) -> int:
+    """A kernel for the tests below."""
+    return value // 2
+
+
+def test_a_checked_kernel_checks_when_called_and_not_when_called_unchecked():
+    assert _halved(5) == 2
+    with pytest.raises(RulesError, match="value must be a whole number from 1 to 10"):
+        _halved(12)
+    assert _halved.unchecked(12) == 6  # the package's own calls, with values it checked
+
+
+def test_a_checked_kernel_is_its_function_to_inspect():
+    assert inspect.unwrap(_halved) is _halved.unchecked
+    assert _halved.__name__ == "_halved" and _halved.__doc__ == "A kernel for the tests below."
+    assert "return value // 2" in inspect.getsource(_halved)
+
+
+# Check once, at the edge (issue 20): a record checks its fields when it is made, a public
+# function its arguments; what the package then computes from them is not checked again.
+VALIDATORS = (
+    "whole_number",
+    "yes_or_no",
+    "one_of",
+    "readings_of",
+    "word_of",
+    "instance_of",
+    "sequence_of",
+    "text",
+    "probability",
+    "dice_roll",
+)
+
+
+def counted_validators(monkeypatch) -> Counter[str]:
+    """Count each call of a validator of `rulesref.errors`, wherever the package calls it
+    from (each module holds its own reference to the functions it imports)."""
+    calls: Counter[str] = Counter()
+    for name in VALIDATORS:
+        validator = getattr(errors, name)
+
+        def counting(*args, _name=name, _validator=validator, **kwargs):
+            calls[_name] += 1
+            return _validator(*args, **kwargs)
+
+        for module in [m for n, m in sys.modules.items() if n.startswith("rulesref")]:
+            if getattr(module, name, None) is validator:
+                monkeypatch.setattr(module, name, counting)
+    return calls
+
+
+def _battle(copies: int) -> Battle:
+    """A battle of three kinds of platoon on each side, `copies` times over."""
+    side = [Platoon(), Platoon("cavalry"), Platoon("artillery", "damaged")] * copies
+    return Battle(Side(side), Side(side, fortified=True), terrain="open")
+
+
+@pytest.mark.parametrize("copies", [1, 67])
+def test_the_odds_of_a_valid_battle_check_its_input_once(monkeypatch, copies):
+    battle = _battle(copies)
+    calls = counted_validators(monkeypatch)
+    battle_odds(battle)
+    assert 0 < sum(calls.values()) <= 15, calls  # the same at 3 v 3 and 201 v 201
+    calls.clear()
+    battle_odds(battle, policy=most_withdrawals)
+    assert 0 < sum(calls.values()) <= 15, calls
+
+
+def test_a_battle_settled_by_the_dice_checks_its_input_once(monkeypatch):
+    battle = _battle(1)
+    calls = counted_validators(monkeypatch)
+    result = resolve_battle(battle, [6, 5, 6], [1, 2, 1])
+    assert result.defender.hits_taken == 1  # one platoon made again, and checked, by its hit
+    assert 0 < sum(calls.values()) <= 15, calls
+    assert calls["dice_roll"] == 6  # each die once
+
+
+def test_making_a_battle_checks_each_field_once(monkeypatch):
+    calls = counted_validators(monkeypatch)
+    _battle(1)
+    # 3 platoons of 4 fields, 2 sides of 3 (their declarations left out), a battle of 5;
+    # a word given as text is looked up among the words once more (one_of)
+    assert sum(calls.values()) - calls["one_of"] == 3 * 4 + 2 * 3 + 5, calls
+
+
+def _force(commands: int) -> ld.Force:
+    """A force of `commands` commands of three units, each with a leader in its first unit."""
+    return ld.Force(
+        [
+            ld.Command(
+                f"C{c}",
+                [ld.Unit(f"U{c}-{u}", 10, 4) for u in range(3)],
+                [ld.Leader(f"L{c}", 3, 1, f"U{c}-0")],
+            )
+            for c in range(commands)
+        ],
+        [ld.Leader("Captain", 2, 2)],
+    )
+
+
+@pytest.mark.parametrize("commands", [2, 20])
+def test_a_phase_checks_its_casualties_once(monkeypatch, commands):
+    force = _force(commands)
+    casualties = {unit.name: 6 for unit in force.units[::2]}
+    calls = counted_validators(monkeypatch)
+    oc.cascade_probabilities(force, casualties)
+    # one check of each unit's casualties (LD-5), and the force itself
+    assert 0 < sum(calls.values()) <= len(force.units) + 5, calls
+    calls.clear()
+    ld.resolve_phase(force, casualties, {name: [3] for name in casualties})
+    assert 0 < sum(calls.values()) <= len(force.units) + 5, calls

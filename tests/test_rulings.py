@@ -6,7 +6,7 @@ decides; this fixes the words, so a changed clause id, reason or message shows i
 `git diff` after `make snapshot`. Fast on purpose: mutation testing runs it.
 
 - `rulings/messages.json`: the message of each hostile input of tests/test_hostile.py,
-  keyed by the line of the case;
+  keyed by the name of the case (its pytest id);
 - `rulings/break_test.json`: every outcome, clause and reason of `resolve_break_test`,
   `reform_permission` and `check_combat_reform` over a grid of inputs;
 - `rulings/campaign.json`: the steps, victor and fates of `resolve_battle` for a few
@@ -17,7 +17,6 @@ decides; this fixes the words, so a changed clause id, reason or message shows i
   round of `rulesref.standards.every_round`, in both readings of ST-C1.
 """
 
-import inspect
 import json
 import re
 from functools import partial
@@ -50,7 +49,7 @@ def _refusal(call) -> str:
 
 
 def messages() -> dict[str, str]:
-    return {inspect.getsource(call).strip(): _refusal(call) for _, call in CASES}
+    return {case.id: _refusal(case.values[1]) for case in CASES}
 
 
 def _ruling(record) -> str:

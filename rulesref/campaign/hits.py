@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from rulesref.campaign.model import MAX_BATTLE_DAMAGE, MAX_PLATOONS, Platoon, Readings
 from rulesref.errors import (
     RulesError,
+    checked_by,
     sequence_of,
     whole_number,
     yes_or_no,
@@ -39,6 +40,13 @@ def checked_policy(policy: object) -> Policy:
     return policy
 
 
+def _assignable(platoons: Sequence[Platoon], hits: int) -> None:
+    """The hits a policy is asked to place: no more than the platoons can take (CA-16)."""
+    platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
+    whole_number("hits", hits, 0, sum(p.steps_left for p in platoons))
+
+
+@checked_by(_assignable)
 def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     """CA-15, CA-C9: a policy (the default one): spread the hits so that as few platoons as
     possible withdraw. Each hit goes to the platoon with the most steps left (the first
@@ -51,7 +59,6 @@ def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...
     #> (2, 1, 1)
     ```
     """
-    hits = _assignable(platoons, hits)
     return _first_hits(fewest_withdrawals_order(platoons), len(platoons), hits)
 
 
@@ -68,6 +75,7 @@ def fewest_withdrawals_order(platoons: Sequence[Platoon]) -> list[int]:
     return order
 
 
+@checked_by(_assignable)
 def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     """CA-15: a policy: sacrifice the weakest platoons, each taking every hit it can, the one
     with the fewest steps left first (the first listed on a tie).
@@ -79,7 +87,6 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     #> (2, 1, 0)
     ```
     """
-    hits = _assignable(platoons, hits)
     return _first_hits(most_withdrawals_order(platoons), len(platoons), hits)
 
 
@@ -107,6 +114,12 @@ HIT_ORDERS: dict[Policy, HitOrder] = {
 }
 
 
+def _hit_order_arguments(policy: Policy, platoons: Sequence[Platoon]) -> None:
+    checked_policy(policy)
+    sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
+
+
+@checked_by(_hit_order_arguments)
 def hit_order(policy: Policy, platoons: Sequence[Platoon]) -> list[int] | None:
     """CA-15: the platoon that takes each hit in turn under `policy`, for a policy that
     gives its hits one at a time in a fixed order (one more hit leaves the others where
@@ -119,18 +132,16 @@ def hit_order(policy: Policy, platoons: Sequence[Platoon]) -> list[int] | None:
     #> [0, 0, 0, 1]
     ```
     """
-    order = HIT_ORDERS.get(checked_policy(policy))
-    if order is None:
-        return None
-    return order(sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS))
+    order = HIT_ORDERS.get(policy)
+    return None if order is None else order(platoons)
 
 
-def _assignable(platoons: Sequence[Platoon], hits: int) -> int:
-    """The hits a policy is asked to place: no more than the platoons can take (CA-16)."""
-    platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
-    return whole_number("hits", hits, 0, sum(p.steps_left for p in platoons))
+def _battle_damage_arguments(attack: int, defence: int, readings: Readings = Readings()) -> None:
+    whole_number("attack", attack, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
+    whole_number("defence", defence, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
 
 
+@checked_by(_battle_damage_arguments)
 def battle_damage(attack: int, defence: int, readings: Readings = Readings()) -> int:
     """CA-12, CA-C3, CA-C18: a side's Battle Damage, its attack total less the enemy's
     defence total (negative when the enemy defends better, and it still counts); the
@@ -145,11 +156,14 @@ def battle_damage(attack: int, defence: int, readings: Readings = Readings()) ->
     #> -7
     ```
     """
-    whole_number("attack", attack, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
-    whole_number("defence", defence, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
     return defence - attack if readings.defence_minus_attack else attack - defence
 
 
+def _hits_from_damage_arguments(battle_damage: int) -> None:
+    whole_number("battle_damage", battle_damage, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
+
+
+@checked_by(_hits_from_damage_arguments)
 def hits_from_damage(battle_damage: int) -> int:
     """CA-13, CA-C3: Battle Damage divided by six, rounded down; negative gives no hits.
 
@@ -160,7 +174,6 @@ def hits_from_damage(battle_damage: int) -> int:
     #> 2 0 0
     ```
     """
-    whole_number("battle_damage", battle_damage, -MAX_BATTLE_DAMAGE, MAX_BATTLE_DAMAGE)
     return max(battle_damage // 6, 0)
 
 
@@ -176,6 +189,15 @@ class AfterHits:
     all_fubar: bool  # every platoon left is FUBAR (CA-20)
 
 
+def _assign_hits_arguments(
+    platoons: Sequence[Platoon], hits: int, assignment: Sequence[int] | None = None
+) -> None:
+    platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
+    whole_number("hits", hits, 0, 10 * MAX_PLATOONS)
+    _check_assignment(platoons, hits, assignment)
+
+
+@checked_by(_assign_hits_arguments)
 def assign_hits(
     platoons: Sequence[Platoon], hits: int, assignment: Sequence[int] | None = None
 ) -> AfterHits:
@@ -191,23 +213,22 @@ def assign_hits(
     #> ['damaged', 'withdrawn'] 1 False
     ```
     """
-    platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
-    whole_number("hits", hits, 0, 10 * MAX_PLATOONS)
     steps = [p.steps_left for p in platoons]
-    given = _assignment(platoons, hits, assignment)
+    routed = hits > sum(steps)
+    given = tuple(steps) if routed else tuple(assignment or [0] * len(steps))
     left = [room - taken for room, taken in zip(steps, given, strict=True)]
-    after = tuple(p.hit(n) for p, n in zip(platoons, given, strict=True))
+    after = tuple(p.hit(n) if n else p for p, n in zip(platoons, given, strict=True))
     withdrawn = sum(1 for room, rest in zip(steps, left, strict=True) if room and not rest)
     remaining = [rest for rest in left if rest]
     above_fubar = sum(1 for rest in remaining if rest > 1)
-    summary = after_hits(withdrawn, len(remaining), above_fubar, routed=hits > sum(steps))
+    summary = after_hits.unchecked(withdrawn, len(remaining), above_fubar, routed=routed)
     return replace(summary, platoons=after, assignment=given)
 
 
-def _assignment(
+def _check_assignment(
     platoons: Sequence[Platoon], hits: int, assignment: Sequence[int] | None
-) -> tuple[int, ...]:
-    """CA-15, CA-16: a player's assignment of `hits`, checked (all a routed side can take)."""
+) -> None:
+    """CA-15, CA-16: a player's assignment of `hits` (all a routed side can take), checked."""
     steps = tuple(p.steps_left for p in platoons)
     routed = hits > sum(steps)
     if assignment is None or routed:
@@ -218,7 +239,7 @@ def _assignment(
             )
         if hits and not routed:
             raise RulesError(f"assignment must share out {hits} hits, got None")
-        return steps if routed else (0,) * len(steps)
+        return
     given = sequence_of("assignment", assignment, int, high=MAX_PLATOONS)
     if len(given) != len(platoons):
         raise RulesError(
@@ -228,9 +249,18 @@ def _assignment(
         whole_number(f"hits on platoon {index} ({platoons[index]})", taken, 0, room)
     if sum(given) != hits:
         raise RulesError(f"assignment must add up to {hits} hits, got {sum(given)}")
-    return given
 
 
+def _after_hits_arguments(
+    withdrawn: int, in_battle: int, above_fubar: int, *, routed: bool = False
+) -> None:
+    whole_number("withdrawn", withdrawn, 0, MAX_PLATOONS)
+    whole_number("in_battle", in_battle, 0, MAX_PLATOONS)
+    whole_number("above_fubar", above_fubar, 0, in_battle)
+    yes_or_no("routed", routed)
+
+
+@checked_by(_after_hits_arguments)
 def after_hits(
     withdrawn: int, in_battle: int, above_fubar: int, *, routed: bool = False
 ) -> AfterHits:
@@ -249,8 +279,4 @@ def after_hits(
     #> 1 False True
     ```
     """
-    whole_number("withdrawn", withdrawn, 0, MAX_PLATOONS)
-    whole_number("in_battle", in_battle, 0, MAX_PLATOONS)
-    whole_number("above_fubar", above_fubar, 0, in_battle)
-    yes_or_no("routed", routed)
     return AfterHits((), (), withdrawn, routed, not in_battle, bool(in_battle) and not above_fubar)

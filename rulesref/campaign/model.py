@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from rulesref.errors import (
     RulesError,
+    checked_by,
     instance_of,
     readings_of,
     sequence_of,
@@ -249,8 +250,8 @@ class Battle:
     terrain: Terrain
     garrison: bool
     readings: Readings
-    # what each platoon rolls for, by role: worked out and checked once, on creation
-    _declared: dict[Role, tuple[Roll | None, ...]] = field(repr=False, compare=False)
+    # what each platoon rolls for, by role (CA-2): worked out and checked once, on creation
+    declared: dict[Role, tuple[Roll | None, ...]] = field(repr=False, compare=False)
 
     def __init__(
         self,
@@ -267,10 +268,15 @@ class Battle:
         object.__setattr__(
             self, "readings", instance_of("readings", readings, Readings, "a Readings")
         )
-        object.__setattr__(self, "_declared", {role: declared_rolls(self, role) for role in Role})
+        object.__setattr__(self, "declared", {role: declared_rolls(self, role) for role in Role})
 
     def side(self, role: Role | str) -> Side:
-        return self.attacker if word_of("role", role, Role) is Role.ATTACKER else self.defender
+        return self.sides[word_of("role", role, Role)]
+
+    @property
+    def sides(self) -> dict[Role, Side]:
+        """Both sides, by role."""
+        return {Role.ATTACKER: self.attacker, Role.DEFENDER: self.defender}
 
     def in_terrain(self, *terrains: Terrain | str) -> bool:
         """Whether the battle is in one of `terrains`, forest and woods alike (CA-C10)."""
@@ -280,9 +286,15 @@ class Battle:
 
     def declarations(self, role: Role | str) -> tuple[Roll | None, ...]:
         """CA-2: what each platoon of a side rolls for, checked against CA-10 and CA-C1."""
-        return self._declared[word_of("role", role, Role)]
+        return self.declared[word_of("role", role, Role)]
 
 
+def _cavalry_barred_arguments(platoon: Platoon, battle: Battle) -> None:
+    instance_of("platoon", platoon, Platoon, "a Platoon")
+    instance_of("battle", battle, Battle, "a Battle")
+
+
+@checked_by(_cavalry_barred_arguments)
 def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
     """CA-10, CA-C12: cavalry rolls no combat die in mountains or woods (it still takes
     hits).
@@ -296,8 +308,6 @@ def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
     #> True
     ```
     """
-    instance_of("platoon", platoon, Platoon, "a Platoon")
-    instance_of("battle", battle, Battle, "a Battle")
     return platoon.kind == Kind.CAVALRY and battle.in_terrain(Terrain.MOUNTAIN, Terrain.WOODS)
 
 
@@ -305,7 +315,7 @@ def declared_rolls(battle: Battle, role: Role) -> tuple[Roll | None, ...]:
     """CA-2: what each platoon of a side rolls for: as its player declared, checked, or
     by default for its side's role; a platoon that may not roll rolls nothing (`Battle`
     works this out once, on creation: ask it with `Battle.declarations`)."""
-    side = battle.side(role)
+    side = battle.sides[role]
     if side.declarations is None:
         default = Roll.ATTACK if role is Role.ATTACKER else Roll.DEFENCE
         return tuple(None if _no_die(p, battle) else default for p in side.platoons)
@@ -319,7 +329,7 @@ def _no_die(platoon: Platoon, battle: Battle) -> str:
     """Why `platoon` rolls no die in this battle (CA-C1, CA-10), "" if it rolls one."""
     if not platoon.in_combat:
         return "is withdrawn"
-    if cavalry_barred(platoon, battle):
+    if cavalry_barred.unchecked(platoon, battle):
         return f"is cavalry in {battle.terrain}"
     return ""
 

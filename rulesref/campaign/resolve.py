@@ -12,6 +12,7 @@ from rulesref.campaign.hits import (
     checked_policy,
     fewest_withdrawals,
     hits_from_damage,
+    most_withdrawals,
 )
 from rulesref.campaign.model import Battle, Fate, Platoon, Readings, Role, Roll
 from rulesref.campaign.rolls import RollExplanation, explain_roll
@@ -83,7 +84,7 @@ class _Rolled(NamedTuple):
 
 
 def _totals(battle: Battle, role: Role, dice: Sequence[int | None]) -> _Rolled:
-    platoons = battle.side(role).platoons
+    platoons = battle.sides[role].platoons
     if (
         isinstance(dice, str | bytes)
         or not isinstance(dice, Sequence)
@@ -93,9 +94,9 @@ def _totals(battle: Battle, role: Role, dice: Sequence[int | None]) -> _Rolled:
             f"{role} dice must give one entry per platoon ({len(platoons)}), got {dice!r}"
         )
     values = tuple(
-        _value(explain_roll(battle, role, i), role, i, die) for i, die in enumerate(dice)
+        _value(explain_roll.unchecked(battle, role, i), role, i, die) for i, die in enumerate(dice)
     )
-    declared = battle.declarations(role)
+    declared = battle.declared[role]
     totals = {
         roll: sum(v for v, r in zip(values, declared, strict=True) if r == roll and v is not None)
         for roll in Roll
@@ -148,23 +149,26 @@ def resolve_battle(
     leadership = checked_leadership(leadership)
     dice = {Role.ATTACKER: attacker_dice, Role.DEFENDER: defender_dice}
     rolled = {role: _totals(battle, role, dice[role]) for role in Role}
+    attack = {role: rolled[role].attack for role in Role}  # against the enemy's defence
     damage = {
-        role: battle_damage(rolled[role].attack, rolled[role.enemy].defence, battle.readings)
+        role: battle_damage.unchecked(attack[role], rolled[role.enemy].defence, battle.readings)
         for role in Role
     }
     steps = _damage_steps(rolled, damage, battle.readings)
     assignments = {Role.ATTACKER: attacker_hits, Role.DEFENDER: defender_hits}
-    hits = {role: hits_from_damage(damage[role.enemy]) for role in Role}
+    hits = {role: hits_from_damage.unchecked(damage[role.enemy]) for role in Role}
     after = {}
     for role in Role:
-        after[role] = _take_hits(battle.side(role).platoons, hits[role], assignments[role], policy)
+        after[role] = _take_hits(battle.sides[role].platoons, hits[role], assignments[role], policy)
         steps += _hit_steps(role, damage[role.enemy], hits[role], after[role])
-    attack, defence = damage[Role.ATTACKER], damage[Role.DEFENDER]
-    order = (attack > defence) - (attack < defence)
-    found = verdict(after[Role.ATTACKER], after[Role.DEFENDER], order, garrison=battle.garrison)
+    by_attacker, by_defender = damage[Role.ATTACKER], damage[Role.DEFENDER]
+    order = (by_attacker > by_defender) - (by_attacker < by_defender)
+    found = verdict.unchecked(
+        after[Role.ATTACKER], after[Role.DEFENDER], order, garrison=battle.garrison
+    )
     steps.append(Ruling(found.clause, f"victor: {found.victor or 'none'} ({found.reason})"))
     passed = _check(found, leadership, leadership_roll, steps)
-    fate = fates(found, after, passed, garrison=battle.garrison)
+    fate = fates.unchecked(found, after, passed, garrison=battle.garrison)
     if found.victor:
         steps.append(Ruling("CA-19", "either side may now withdraw voluntarily"))
     results = {
@@ -190,13 +194,21 @@ def _damage_steps(
     return steps
 
 
+# The package's own policies, unchecked: the resolver asks them only what fits (CA-16).
+OWN_POLICIES: dict[Policy, Policy] = {
+    policy: policy.unchecked for policy in (fewest_withdrawals, most_withdrawals)
+}
+
+
 def _take_hits(
     platoons: Sequence[Platoon], hits: int, chosen: Sequence[int] | None, policy: Policy
 ) -> AfterHits:
     """CA-14 to CA-16: the player's assignment, or the policy's if they gave none."""
     if chosen is None and hits <= sum(p.steps_left for p in platoons):
+        if policy in OWN_POLICIES:  # ours: asked for what fits, it gives an assignment that fits
+            return assign_hits.unchecked(platoons, hits, OWN_POLICIES[policy](platoons, hits))
         chosen = policy(platoons, hits)
-    return assign_hits(platoons, hits, chosen)
+    return assign_hits(platoons, hits, chosen)  # the player's, or a policy of their own
 
 
 def _hit_steps(role: Role, damage: int, hits: int, after: AfterHits) -> list[Ruling]:

@@ -8,10 +8,10 @@ from rulesref.campaign.model import Battle, Kind, Platoon, Role, Roll, State, Te
 from rulesref.dice import D6
 from rulesref.errors import (
     RulesError,
+    checked_by,
     dice_roll,
     instance_of,
     whole_number,
-    word_of,
 )
 
 __all__ = [
@@ -67,7 +67,7 @@ def defender_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) 
 
 def fortified_modifier(platoon: Platoon, roll: Roll, role: Role, battle: Battle) -> Term | None:
     """CA-6: a fortified army +1 on its defence rolls."""
-    fortified = battle.side(role).fortified
+    fortified = battle.sides[role].fortified
     return Term("CA-6", "fortified", +1) if fortified and roll == Roll.DEFENCE else None
 
 
@@ -141,6 +141,12 @@ class RollExplanation:
         return f"{self.platoon}, {self.roll}: {die}{terms} = {die.split()[0]}{self.modifier:+d}"
 
 
+def _explain_roll_arguments(battle: Battle, role: Role | str, index: int) -> None:
+    side = instance_of("battle", battle, Battle, "a Battle").side(role)
+    whole_number("index", index, 0, len(side.platoons) - 1)
+
+
+@checked_by(_explain_roll_arguments)
 def explain_roll(battle: Battle, role: Role | str, index: int) -> RollExplanation:
     """CA-9, CA-C2: the final modifier of one platoon's roll, term by term (the terms of
     CA-3 to CA-11, `MODIFIERS`).
@@ -156,10 +162,8 @@ def explain_roll(battle: Battle, role: Role | str, index: int) -> RollExplanatio
     #> artillery (damaged), attack: d6 +2 artillery (CA-3) -1 Damaged (CA-8) = d6+1
     ```
     """
-    role = word_of("role", role, Role)
-    side = instance_of("battle", battle, Battle, "a Battle").side(role)
-    whole_number("index", index, 0, len(side.platoons) - 1)
-    platoon, roll = side.platoons[index], battle.declarations(role)[index]
+    role = Role(role)
+    platoon, roll = battle.sides[role].platoons[index], battle.declared[role][index]
     fubar = platoon.state == State.FUBAR
     terms: tuple[Term, ...] = ()
     if roll is not None and (not fubar or battle.readings.fubar_modified):

@@ -9,6 +9,7 @@ from rulesref.campaign.model import MAX_CHECK_LEADERSHIP, Fate, Role
 from rulesref.dice import probability_at_most
 from rulesref.errors import (
     RulesError,
+    checked_by,
     dice_roll,
     instance_of,
     probability,
@@ -93,6 +94,20 @@ class BattleVerdict:
     reason: str = field(compare=False)
 
 
+def _verdict_arguments(
+    attacker: AfterHits, defender: AfterHits, damage_order: int, *, garrison: bool = False
+) -> None:
+    _both_after_hits(attacker, defender)
+    whole_number("damage_order", damage_order, -1, 1)
+    yes_or_no("garrison", garrison)
+
+
+def _both_after_hits(attacker: AfterHits, defender: AfterHits) -> None:
+    for role, side in ((Role.ATTACKER, attacker), (Role.DEFENDER, defender)):
+        instance_of(role, side, AfterHits, "an AfterHits, from assign_hits")
+
+
+@checked_by(_verdict_arguments)
 def verdict(
     attacker: AfterHits, defender: AfterHits, damage_order: int, *, garrison: bool = False
 ) -> BattleVerdict:
@@ -111,11 +126,7 @@ def verdict(
     #> withdrawals 0 to 1
     ```
     """
-    for role, side in ((Role.ATTACKER, attacker), (Role.DEFENDER, defender)):
-        instance_of(role, side, AfterHits, "an AfterHits, from assign_hits")
-    whole_number("damage_order", damage_order, -1, 1)
-    yes_or_no("garrison", garrison)
-    gone = driven_off(attacker, defender)
+    gone = driven_off.unchecked(attacker, defender)
     if gone:
         return gone
     if attacker.withdrawn != defender.withdrawn:
@@ -134,6 +145,7 @@ def verdict(
     return BattleVerdict(loser.enemy, loser, checker, clause, reason)
 
 
+@checked_by(_both_after_hits)
 def driven_off(attacker: AfterHits, defender: AfterHits) -> BattleVerdict | None:
     """CA-16, CA-C7, CA-C8: the verdict when a side has no platoon left in the battle: it
     loses, routed or fallen back, with no check; both gone, nobody wins. None otherwise.
@@ -146,8 +158,6 @@ def driven_off(attacker: AfterHits, defender: AfterHits) -> BattleVerdict | None
     ```
     """
     after = {Role.ATTACKER: attacker, Role.DEFENDER: defender}
-    for role, side in after.items():
-        instance_of(role, side, AfterHits, "an AfterHits, from assign_hits")
     gone = [role for role in Role if after[role].fell_back]
     if len(gone) == 2:
         return BattleVerdict(None, None, None, "CA-C7", "both sides have fallen back: no victor")
@@ -159,6 +169,18 @@ def driven_off(attacker: AfterHits, defender: AfterHits) -> BattleVerdict | None
     return BattleVerdict(loser.enemy, loser, None, clause, f"the {loser} {how}")
 
 
+def _fates_arguments(
+    found: BattleVerdict, after: Mapping[Role, AfterHits], passed: bool | None, *, garrison: bool
+) -> None:
+    instance_of("found", found, BattleVerdict, "a BattleVerdict, from verdict")
+    for role in Role:
+        instance_of(f"after[{role!r}]", after.get(role), AfterHits, "an AfterHits")
+    if passed is not None:
+        yes_or_no("passed", passed)
+    yes_or_no("garrison", garrison)
+
+
+@checked_by(_fates_arguments)
 def fates(
     found: BattleVerdict, after: Mapping[Role, AfterHits], passed: bool | None, *, garrison: bool
 ) -> dict[Role, Fate]:
@@ -175,12 +197,6 @@ def fates(
     #> {'attacker': 'holds', 'defender': 'surrenders'}
     ```
     """
-    instance_of("found", found, BattleVerdict, "a BattleVerdict, from verdict")
-    for role in Role:
-        instance_of(f"after[{role!r}]", after.get(role), AfterHits, "an AfterHits")
-    if passed is not None:
-        yes_or_no("passed", passed)
-    yes_or_no("garrison", garrison)
     return {role: _fate(role, found, after[role], passed, garrison) for role in Role}
 
 

@@ -61,11 +61,11 @@ def _explained(battle: Battle) -> dict[Role, list[RollExplanation]]:
     """Each platoon's roll (CA-3 to CA-11), explained once for alike platoons of a side."""
     explained = {}
     for role in Role:
-        declared = list(zip(battle.side(role).platoons, battle.declarations(role), strict=True))
+        declared = list(zip(battle.sides[role].platoons, battle.declared[role], strict=True))
         alike: dict[tuple[Platoon, Roll | None], RollExplanation] = {}
         for index, platoon_roll in enumerate(declared):
             if platoon_roll not in alike:
-                alike[platoon_roll] = explain_roll(battle, role, index)
+                alike[platoon_roll] = explain_roll.unchecked(battle, role, index)
         explained[role] = [alike[platoon_roll] for platoon_roll in declared]
     return explained
 
@@ -83,9 +83,9 @@ def _damage_counts(
     taken away for an enemy defence die; the shares are then convolved."""
     faces = [
         tuple(
-            battle_damage(face, 0, readings)
+            battle_damage.unchecked(face, 0, readings)
             if roll is Roll.ATTACK
-            else battle_damage(0, face, readings)
+            else battle_damage.unchecked(0, face, readings)
             for face in explained.faces
         )
         for who, roll in ((role, Roll.ATTACK), (role.enemy, Roll.DEFENCE))
@@ -99,7 +99,7 @@ def _damage_counts(
 
 def _hits_each(enemy: Counts) -> list[int]:
     """CA-13: the hits a side takes, for each Battle Damage of the enemy in its counts."""
-    return [hits_from_damage(enemy.low + i) for i in range(len(enemy.weights))]
+    return [hits_from_damage.unchecked(enemy.low + i) for i in range(len(enemy.weights))]
 
 
 def _hits_taken(hits: Sequence[int], enemy: Counts) -> Counter[int]:
@@ -185,7 +185,7 @@ def battle_odds(
     rolls = _explained(battle)
     damage = {role: _damage_counts(rolls, role, battle.readings) for role in Role}
     # the Battle Damage of a side decides the hits on the other one
-    struck = {role: _struck(battle.side(role), damage[role.enemy], policy) for role in Role}
+    struck = {role: _struck(battle.sides[role], damage[role.enemy], policy) for role in Role}
     decided = _decided(damage, struck, battle.garrison)
     return _odds(damage, struck, decided, leadership.pass_probability, battle.garrison)
 
@@ -222,7 +222,7 @@ def _after_by_hits(
     platoons: Sequence[Platoon], policy: Policy, hits: Collection[int]
 ) -> dict[int, AfterHits]:
     """CA-14 to CA-16: the side after each number of `hits`, assigned by `policy`."""
-    order = hit_order(policy, platoons)
+    order = hit_order.unchecked(policy, platoons)
     if order is None:  # a policy of the caller's own: asked once for each number of hits
         capacity = sum(p.steps_left for p in platoons)
         return {
@@ -247,7 +247,7 @@ def _after_each_hit(platoons: Sequence[Platoon], order: Sequence[int]) -> list[A
     alike: dict[AfterHits, AfterHits] = {}
 
     def summary() -> AfterHits:
-        found = after_hits(withdrawn, remaining, above_fubar)
+        found = after_hits.unchecked(withdrawn, remaining, above_fubar)
         return alike.setdefault(found, found)
 
     after = [summary()]
@@ -257,7 +257,7 @@ def _after_each_hit(platoons: Sequence[Platoon], order: Sequence[int]) -> list[A
         if not left[index]:
             remaining, withdrawn = remaining - 1, withdrawn + 1
         after.append(summary())
-    after.append(after_hits(withdrawn, remaining, above_fubar, routed=True))
+    after.append(after_hits.unchecked(withdrawn, remaining, above_fubar, routed=True))
     return after
 
 
@@ -284,7 +284,7 @@ def _decided(
 
     def decide(attacker: AfterHits, defender: AfterHits, order: int, ways: int) -> None:
         if ways:
-            found = verdict(attacker, defender, order, garrison=garrison)
+            found = verdict.unchecked(attacker, defender, order, garrison=garrison)
             decided[Decided(found, attacker, defender)] += ways
 
     _one_gone(tally, decide)
@@ -402,7 +402,7 @@ def _odds(
             branches = [(True, ways * passes), (False, ways * (out_of - passes))]
         for passed, part in branches:
             sides = {Role.ATTACKER: found.attacker, Role.DEFENDER: found.defender}
-            fate_of = fates(found.verdict, sides, passed, garrison=garrison)
+            fate_of = fates.unchecked(found.verdict, sides, passed, garrison=garrison)
             for role in Role:
                 fate[role][fate_of[role]] += part
             outcomes[_ending(found.verdict, fate_of)] += part

@@ -106,7 +106,7 @@ class Weights(NamedTuple):
 
 
 def _weights(target: int, doctrine: Doctrine) -> Weights:
-    return Weights(*failing_rolls(target, doctrine))
+    return Weights(*failing_rolls.unchecked(target, doctrine))
 
 
 def _anonymous(claim: Claim) -> Claim:
@@ -175,7 +175,7 @@ def _testing(command: Command, after: Mapping[str, int], prefer: frozenset[str])
     untested = []
     for unit in in_play:
         claim = _anonymous(unit_claim(unit, command.leaders, prefer))
-        if below_half(unit.starting, unit.current, after[unit.name]):
+        if below_half.unchecked(unit.starting, unit.current, after[unit.name]):
             weights = _weights(unit_target(unit, command.leaders), unit.doctrine)
             kinds[weights, claim].append(unit.name)
         elif after[unit.name]:
@@ -272,12 +272,12 @@ def _command_stage(part: _Command, rungs: Sequence[Rung], keep: bool) -> tuple[S
     """LD-9, LD-10 on the unit stage's weights: (units left, senior figure) after the
     command's test, with the weight of failing it. Units left 0 means the command is gone."""
     command = part.command
-    out_of = rolls_of_a_test(command.doctrine)
+    out_of = rolls_of_a_test.unchecked(command.doctrine)
     outcomes: States = defaultdict(int)
     fails = 0
     for lost, senior, weight in _unit_states(rungs):
         left, gone = part.before - part.wiped - lost, (senior if keep else NOBODY)
-        if left and below_half(len(command.units), part.before, left):
+        if left and below_half.unchecked(len(command.units), part.before, left):
             fail = _weights(senior.target, command.doctrine).fail
             outcomes[State(left, senior)] += weight * (out_of - fail)
             outcomes[State(0, gone)] += weight * fail
@@ -293,7 +293,7 @@ def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational
     rungs = _rungs(part, keep)
     rolls = prod(kind.weights.out_of ** len(kind.names) for kind in part.alike)
     outcomes, fails = _command_stage(part, rungs, keep)
-    out_of = rolls_of_a_test(part.command.doctrine)
+    out_of = rolls_of_a_test.unchecked(part.command.doctrine)
     den = rolls * out_of
     common = int(gcd(den, *outcomes.values()))  # smaller numbers for the force stage
     outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
@@ -372,9 +372,9 @@ class Threshold(NamedTuple):
 
 def _force_test(force: Force, prefer: frozenset[str]) -> _ForceTest:
     start, before = len(force.units), sum(unit.in_play for unit in force.units)
-    bar = losses_to_fall_below_half(start, before)  # LD-11, if any unit is left
+    bar = losses_to_fall_below_half.unchecked(start, before)  # LD-11, if any unit is left
     floor = _anonymous(independent_claim(force.leaders, prefer))
-    out_of = rolls_of_a_test(force.doctrine)
+    out_of = rolls_of_a_test.unchecked(force.doctrine)
     return _ForceTest(out_of, floor, bar)
 
 
@@ -691,7 +691,7 @@ def _stay_values(part: _Staged, fail: States, whole: int) -> list[Polynomial]:
         for lost in range(len(at_most)):
             left = command.before - command.wiped - lost
             holds = part.out_of
-            if left and below_half(len(command.command.units), command.before, left):
+            if left and below_half.unchecked(len(command.command.units), command.before, left):
                 holds -= _weights(senior.target, command.command.doctrine).fail
             row.append(holds * (whole - fail.get(State(left, senior), 0)) if left else 0)
         values.append(row)
