@@ -44,8 +44,8 @@ def inputs_hash(root: Path = ROOT) -> str:
     """A hash of everything a rendering of the API page reads: the package's source, the
     site's settings and abbreviations, this hook and the renderers' versions."""
     digest = hashlib.sha256(package_hash().encode())
-    paths = [root / name for name in SETTINGS]
-    for path in sorted(p for path in paths for p in [path, *path.rglob("*")] if p.is_file()):
+    read = sorted(p for name in SETTINGS for p in [root / name, *(root / name).rglob("*")])
+    for path in filter(Path.is_file, read):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     digest.update(Path(__file__).read_bytes())
     digest.update(" ".join(map(_version, RENDERERS)).encode())

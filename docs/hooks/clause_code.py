@@ -224,7 +224,11 @@ def _section(shown: Shown, level: int, examples: Placed) -> list[str]:
         *(line.rstrip() for line in source.splitlines()),
         fence,
         "",
-        *(line for example in examples.get(shown.name, ()) for line in _example(example, shown.page)),
+        *(
+            line
+            for example in examples.get(shown.name, ())
+            for line in _example(example, shown.page)
+        ),
         *(line for helper in shown.helpers for line in _section(helper, level, examples)),
     ]
 
