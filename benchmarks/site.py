@@ -72,7 +72,6 @@ PAINT_SCRIPT = """() => new Promise(resolve => {
 })"""
 
 
-
 def kb(size: float) -> str:
     return f"{size / 1000:8.1f}"
 
@@ -99,16 +98,18 @@ def sent(path: Path) -> int:
 def workbench_weight(site: Path) -> None:
     folder = site / "workbench"
     files = [
-        path
-        for path in folder.rglob("*")
-        if path.is_file() and path.suffix not in (".gz", ".br")
+        path for path in folder.rglob("*") if path.is_file() and path.suffix not in (".gz", ".br")
     ]
     raw = sum(path.stat().st_size for path in files)
-    print(f"Workbench (page and its Python): {raw / 1e6:.2f} MB raw, "
-          f"{sum(map(sent, files)) / 1e6:.2f} MB as sent")
+    print(
+        f"Workbench (page and its Python): {raw / 1e6:.2f} MB raw, "
+        f"{sum(map(sent, files)) / 1e6:.2f} MB as sent"
+    )
     for path in sorted(files, key=lambda path: -path.stat().st_size)[:6]:
-        print(f"  {path.relative_to(folder).as_posix():40} {kb(path.stat().st_size)} KB raw"
-              f" {kb(sent(path))} KB sent")
+        print(
+            f"  {path.relative_to(folder).as_posix():40} {kb(path.stat().st_size)} KB raw"
+            f" {kb(sent(path))} KB sent"
+        )
 
 
 def paints(site: Path) -> None:
