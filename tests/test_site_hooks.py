@@ -23,6 +23,8 @@ import compress  # noqa: E402
 import serve_site  # noqa: E402
 from notebook_css import pruned, split_styles, used_classes  # noqa: E402
 
+from rulesref.clauses import Document  # noqa: E402
+
 # the promises of issue 22 for the pages that hold a table of odds or the rules
 MAX_GZIPPED_HTML = 40_000
 # elements (tags) of a page's HTML; the Army Standard page's decision table (183 rows, drawn
@@ -254,8 +256,6 @@ If the two dice both show 1, the unit holds.
 
 def test_worked_examples_are_found_under_their_section_and_leave_a_link():
     clause_code = _hook("clause_code")
-    from rulesref.clauses import Document
-
     examples = clause_code.worked_examples(Document.BR, CLAUSE_CODE_PAGE)
     assert [(e.anchor, e.section, e.title) for e in examples] == [
         ("example-top", "", Document.BR.title),
@@ -293,8 +293,6 @@ def test_rules_pages_are_light_and_their_examples_are_on_the_code_pages(site, pa
     assert len(re.findall(r"<[a-zA-Z]", html)) < MAX_ELEMENTS.get(page, 1_500)
     assert '<details data-search-exclude class="example">' not in html
     clause_code = _hook("clause_code")
-    from rulesref.clauses import Document
-
     document = next(d for d in Document if d.page == f"{page}.md")
     examples = clause_code.worked_examples(document, (ROOT / "docs" / f"{page}.md").read_text())
     links = re.findall(r'<a href="\.\./\.\./(code/[\w-]+)/#(example-[\w-]+)">worked example', html)
