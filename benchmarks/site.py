@@ -1,7 +1,8 @@
 """What a player waits for and what an author waits for, measured on the built site.
 
-    .venv/bin/python benchmarks/site.py            # everything below
-    .venv/bin/python benchmarks/site.py --site DIR # only the pages of a site built already
+    .venv/bin/python benchmarks/site.py             # everything below
+    .venv/bin/python benchmarks/site.py --site DIR  # only the pages of a site built already
+    .venv/bin/python benchmarks/site.py --only build --only hooks  # some parts only
 
 - **Weight**: every page's HTML in bytes, raw, gzip -9 and brotli, and its element
   count; the Workbench's bytes (its page and `workbench/`), as sent compressed (the
@@ -13,6 +14,8 @@
 - **Build**: a strict build with no cache, then with the caches warm, and how soon
   `properdocs serve` shows a one-line edit of docs/glossary.md (the file is restored);
   wall clock and, since the machine may be shared, the CPU seconds the build used.
+- **Hooks**: the CPU seconds of a warm strict build, then of each plugin's and hook's
+  events and of each page's rendering, the largest first (where a build's time goes).
 
 Goals (issue 22): pages under 40 KB gzipped and 1,500 DOM elements, FCP under 1 s and LCP
 under 1.5 s; a strict build under 8 s, an edit shown under 3 s.
@@ -23,6 +26,7 @@ import gzip
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -40,7 +44,6 @@ from serve_site import serving  # noqa: E402
 DOCS = [str(Path(sys.executable).parent / "properdocs")]
 CONFIG = ["-f", "mkdocs.yml"]
 EDITED = ROOT / "docs" / "glossary.md"
-PORT = "127.0.0.1:8765"
 CHROMIUM = "/usr/bin/chromium"
 PAINTED = {
     "home": "",
@@ -69,7 +72,6 @@ PAINT_SCRIPT = """() => new Promise(resolve => {
 })"""
 
 
-
 def kb(size: float) -> str:
     return f"{size / 1000:8.1f}"
 
@@ -96,16 +98,18 @@ def sent(path: Path) -> int:
 def workbench_weight(site: Path) -> None:
     folder = site / "workbench"
     files = [
-        path
-        for path in folder.rglob("*")
-        if path.is_file() and path.suffix not in (".gz", ".br")
+        path for path in folder.rglob("*") if path.is_file() and path.suffix not in (".gz", ".br")
     ]
     raw = sum(path.stat().st_size for path in files)
-    print(f"Workbench (page and its Python): {raw / 1e6:.2f} MB raw, "
-          f"{sum(map(sent, files)) / 1e6:.2f} MB as sent")
+    print(
+        f"Workbench (page and its Python): {raw / 1e6:.2f} MB raw, "
+        f"{sum(map(sent, files)) / 1e6:.2f} MB as sent"
+    )
     for path in sorted(files, key=lambda path: -path.stat().st_size)[:6]:
-        print(f"  {path.relative_to(folder).as_posix():40} {kb(path.stat().st_size)} KB raw"
-              f" {kb(sent(path))} KB sent")
+        print(
+            f"  {path.relative_to(folder).as_posix():40} {kb(path.stat().st_size)} KB raw"
+            f" {kb(sent(path))} KB sent"
+        )
 
 
 def paints(site: Path) -> None:
@@ -156,12 +160,27 @@ def wait_for(log: Path, pattern: str, after: int, timeout: float = 120) -> float
     raise TimeoutError(pattern)
 
 
-def serve_edit() -> float:
+def free_port() -> int:
+    """A port nobody listens on (other checkouts may run this benchmark at once)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a running process has used so far (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def serve_edit() -> str:
+    """How soon `properdocs serve` has rebuilt after a one-line edit: wall clock and the
+    server's CPU seconds."""
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "serve.log"
         with log.open("w") as out:
             server = subprocess.Popen(
-                [*DOCS, "serve", *CONFIG, "--strict", "--dev-addr", PORT],
+                [*DOCS, "serve", *CONFIG, "--strict", "--dev-addr", f"127.0.0.1:{free_port()}"],
                 cwd=ROOT,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -170,32 +189,82 @@ def serve_edit() -> float:
         try:
             wait_for(log, r"Serving on", 0)
             time.sleep(1)  # let the watcher settle
-            mark = log.stat().st_size
+            mark, cpu = log.stat().st_size, cpu_seconds(server.pid)
             EDITED.write_text(original + "\nAn edit.\n")
-            return wait_for(log, r"Reloading browsers|Serving on", mark)
+            wall = wait_for(log, r"Reloading browsers|Serving on", mark)
+            return f"{wall:5.1f} s ({cpu_seconds(server.pid) - cpu:4.1f} s CPU)"
         finally:
             EDITED.write_text(original)
             server.terminate()
             server.wait()
 
 
+def hook_times(site: str, shown: int = 15) -> None:
+    """A warm strict build in this process, timing each event of each plugin and hook
+    and each page's Markdown rendering (CPU seconds)."""
+    import properdocs.replacement  # noqa: F401 (mkdocs.* imports answered by ProperDocs)
+    from properdocs.commands.build import build as build_site
+    from properdocs.config import load_config
+    from properdocs.plugins import PluginCollection
+    from properdocs.structure.pages import Page
+
+    spent: dict[str, float] = {}
+
+    def timed(name: str, run, *args, **kwargs):
+        start = time.process_time()
+        try:
+            return run(*args, **kwargs)
+        finally:
+            spent[name] = spent.get(name, 0.0) + time.process_time() - start
+
+    def run_event(self, name, item=None, **kwargs):
+        for method in self.events[name]:
+            self._current_plugin = origin = self._event_origins.get(method, "?")
+            call = (item,) if item is not None else ()
+            item = timed(f"{origin} on_{name}", method, *call, **kwargs) or item
+        self._current_plugin = None
+        return item
+
+    render = Page.render
+    PluginCollection.run_event = run_event
+    Page.render = lambda page, *args: timed(f"render {page.file.src_uri}", render, page, *args)
+    os.chdir(ROOT)
+    config = timed("load the config and plugins", load_config, "mkdocs.yml", site_dir=site)
+    config.plugins.on_startup(command="build", dirty=False)
+    timed("build", build_site, config)
+    print(f"{'where a warm strict build spends its CPU':60} {'s':>6}")
+    for name, seconds in sorted(spent.items(), key=lambda item: -item[1])[:shown]:
+        print(f"{name[-60:]:60} {seconds:6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="measure this built site; no build timings")
+    parts = ("cold", "build", "weight", "paint", "serve", "hooks")
+    parser.add_argument("--only", action="append", choices=parts, help="run only these parts")
     args = parser.parse_args()
     if args.site:
         page_weights(args.site)
         workbench_weight(args.site)
         paints(args.site)
         return
+    wanted = set(args.only or set(parts) - {"hooks"})
+    print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     with tempfile.TemporaryDirectory() as site:
-        shutil.rmtree(ROOT / ".cache", ignore_errors=True)
-        print(f"strict build, no cache:      {build(site)}")
-        print(f"strict build, caches warm:   {build(site)}")
-        page_weights(Path(site))
-        workbench_weight(Path(site))
-        paints(Path(site))
-    print(f"serve, a one-line edit shown in: {serve_edit():5.1f} s")
+        if "cold" in wanted:
+            shutil.rmtree(ROOT / ".cache", ignore_errors=True)
+            print(f"strict build, no cache:      {build(site)}")
+        if wanted & {"build", "weight", "paint"}:
+            print(f"strict build, caches warm:   {build(site)}")
+        if "weight" in wanted:
+            page_weights(Path(site))
+            workbench_weight(Path(site))
+        if "paint" in wanted:
+            paints(Path(site))
+        if "serve" in wanted:
+            print(f"serve, a one-line edit shown in: {serve_edit()}")
+        if "hooks" in wanted:
+            hook_times(site)
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
 
 

@@ -11,6 +11,11 @@ once, with its source (read from the module at build time, never a copy), its fi
 lines, its entry on the Python API page and the ids of the rules it implements, each
 linking back. A private helper is shown under the public name that calls it, so its name
 never reaches a players' page; a name bound by two documents is shown on the first.
+
+Worked examples are written on the rules page, under the rule they show (the tests run
+them there), but built onto the Code page, under the function they exercise: on the
+rules page each becomes a small "worked example in Python" link. Their highlighted code
+was most of a rules page (one element per token: 2,368 to 4,346 per page).
 """
 
 import ast
@@ -18,6 +23,8 @@ import importlib
 import inspect
 import posixpath
 import re
+import textwrap
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +34,10 @@ RULE_HEADING = re.compile(r'(<h([2-6]) id="((?:br|ld|ca|st)-c?\d+)"[^>]*>.*?)(</
 NAMED = re.compile(r"^<!-- code: (?P<names>[\w. ]+) -->\s*$", re.M)
 API_PAGE = "api.md"
 CODE_MARKER = "<!-- code of the rules -->"
+EXAMPLE = re.compile(r'^\?\?\? example "Worked example in Python"\n((?:\n|    .*\n)*)', re.M)
+FENCED = re.compile(r"^(`{3,}).*?^\1[ \t]*$", re.S | re.M)
+HEADING = re.compile(r"^(#{1,6}) +(.*?)(?: +\{#([\w-]+)\})? *$", re.M)
+IMPORTS = re.compile(r"^from (rulesref[\w.]*) import (?:\(([^)]*)\)|(.*))$", re.M)
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
@@ -105,6 +116,30 @@ class Shown:
         return self.name
 
 
+@dataclass(frozen=True)
+class Example:
+    """A worked example of a rules page, as it is shown on a Code page."""
+
+    document: Document
+    anchor: str  # its id on the Code page: `example-br-3`, `example-br-3-2`
+    section: str  # the anchor of the section it is written in ("" at the top of the page)
+    title: str  # that section's title, or the rule's id
+    code: str  # its fenced Python block
+
+    @property
+    def imports(self) -> tuple[str, ...]:
+        """The qualified names it imports from rulesref, in order."""
+        return tuple(
+            f"{found[1]}.{name.strip()}"
+            for found in IMPORTS.finditer(self.code)
+            for name in (found[2] or found[3]).split(",")
+            if name.strip()
+        )
+
+
+Placed = dict[str, tuple[Example, ...]]  # the examples under each name shown
+
+
 def code_page(document: Document) -> str:
     return "code/" + document.page.removeprefix("rules/")
 
@@ -157,8 +192,9 @@ def _link(shown: Shown, from_page: str) -> str:
     return f"{page}#{shown.anchor}" if shown.page != from_page else f"#{shown.anchor}"
 
 
-def _section(shown: Shown, level: int) -> list[str]:
-    """A name's part of its Code page: title, rules, place, source, then its helpers."""
+def _section(shown: Shown, level: int, examples: Placed) -> list[str]:
+    """A name's part of its Code page: title, rules, place, source, its worked examples,
+    then its helpers."""
     found = _object(shown.name)
     lines, first = inspect.getsourcelines(found)
     first = max(first, 1)  # a module starts at line 0
@@ -189,12 +225,18 @@ def _section(shown: Shown, level: int) -> list[str]:
         *(line.rstrip() for line in source.splitlines()),
         fence,
         "",
-        *(line for helper in shown.helpers for line in _section(helper, level)),
+        *(
+            line
+            for example in examples.get(shown.name, ())
+            for line in _example(example, shown.page)
+        ),
+        *(line for helper in shown.helpers for line in _section(helper, level, examples)),
     ]
 
 
-def code_markdown(document: Document, places: dict[str, Shown]) -> str:
-    """The generated part of a document's Code page: its rules' index, then each name."""
+def code_markdown(document: Document, places: dict[str, Shown], examples: Placed) -> str:
+    """The generated part of a document's Code page: its rules' index, then each name
+    with the worked examples placed under it."""
     page = code_page(document)
     rules_url = _url(document.page, page)
     top = [shown for shown in places.values() if shown.page == page and not _is_private(shown.name)]
@@ -216,7 +258,7 @@ def code_markdown(document: Document, places: dict[str, Shown]) -> str:
             *index,
             "</ul>",
             "",
-            *(line for shown in top for line in _section(shown, 2)),
+            *(line for shown in top for line in _section(shown, 2, examples)),
         ]
     )
 
@@ -279,13 +321,105 @@ def with_marked_links(markdown: str, page: str) -> str:
     return NAMED.sub(link, markdown)
 
 
+def _examples(document: Document, markdown: str) -> list[tuple[re.Match[str], Example]]:
+    """Each worked example of a rules page with its place in the Markdown."""
+    # headings inside fenced code (a `# comment` of a drawing's block) are no headings
+    masked = FENCED.sub(lambda block: re.sub(r"[^\n]", " ", block[0]), markdown)
+    headings = list(HEADING.finditer(masked))
+    found, seen = [], Counter[str]()
+    for block in EXAMPLE.finditer(markdown):
+        heading = next((h for h in reversed(headings) if h.start() < block.start()), None)
+        slug = heading and (heading[3] or re.sub(r"\W+", "-", heading[2].lower()).strip("-"))
+        section = slug if heading and len(heading[1]) > 1 else ""
+        rule = CLAUSES.get(section.upper())
+        title = rule.id if rule else heading[2] if heading and section else document.title
+        seen[section] += 1
+        number = f"-{seen[section]}" if seen[section] > 1 else ""
+        anchor = f"example-{section or 'top'}{number}"
+        code = textwrap.dedent(block[1]).strip() + "\n"
+        found.append((block, Example(document, anchor, section, title, code)))
+    return found
+
+
+def worked_examples(document: Document, markdown: str) -> tuple[Example, ...]:
+    """The worked examples written on a document's rules page, in order."""
+    return tuple(example for _, example in _examples(document, markdown))
+
+
+def _exercised(example: Example, places: dict[str, Shown]) -> list[Shown]:
+    """The shown names an example imports, its functions before its classes (a record is
+    built to be passed to them), each in the order the example first uses it."""
+    body = IMPORTS.sub("", example.code)
+
+    def order(name: str) -> tuple[bool, int]:
+        used = re.search(rf"\b{_short(name)}\b", body)
+        return inspect.isclass(_object(name)), used.start() if used else len(body)
+
+    names = sorted((name for name in example.imports if name in places), key=order)
+    return list(dict.fromkeys(_public(places[name]) for name in names))
+
+
+def example_home(example: Example, places: dict[str, Shown]) -> Shown:
+    """The name an example is shown under: of the names it exercises, the first its rule
+    is bound to, else the first its document's Code page shows, else the first."""
+    shown = _exercised(example, places)
+    rule = CLAUSES.get(example.section.upper())
+    bound = public_names(rule) if rule else ()
+    page = code_page(example.document)
+    for candidates in ([s for s in shown if s in bound], [s for s in shown if s.page == page]):
+        if candidates:
+            return candidates[0]
+    if not shown:
+        raise ValueError(f"{example.anchor} of {example.document.page} imports no shown name")
+    return shown[0]
+
+
+def placed_examples(places: dict[str, Shown]) -> Placed:
+    """Every rules page's worked examples, by the name each is shown under."""
+    placed: dict[str, list[Example]] = {}
+    for document in Document:
+        markdown = (DOCS / document.page).read_text(encoding="utf-8")
+        for example in worked_examples(document, markdown):
+            placed.setdefault(example_home(example, places).name, []).append(example)
+    return {name: tuple(examples) for name, examples in placed.items()}
+
+
+def _example(example: Example, from_page: str) -> list[str]:
+    """A worked example on a Code page, linking back to where it is written."""
+    section = f"#{example.section}" if example.section else ""
+    back = f'<a href="{_url(example.document.page, from_page)}{section}">{example.title}</a>'
+    return [
+        f'<p class="rr-code-example" id="{example.anchor}"><strong>Worked example</strong>'
+        f" from {back}</p>",
+        "",
+        example.code,
+    ]
+
+
+def without_examples(markdown: str, page: str, places: dict[str, Shown]) -> str:
+    """A rules page with each worked example replaced by a small link to it."""
+    document = next(d for d in Document if d.page == page)
+    out, position = [], 0
+    for block, example in _examples(document, markdown):
+        home = example_home(example, places)
+        link = f"{_url(home.page, page)}#{example.anchor}"
+        out += [
+            markdown[position : block.start()],
+            f'<p class="rr-code-links" data-search-exclude><a href="{link}">'
+            "worked example in Python</a></p>\n\n",
+        ]
+        position = block.end()
+    return "".join(out) + markdown[position:]
+
+
 def on_page_markdown(markdown, page, config, files):
     uri = page.file.src_uri
     if uri.startswith("code/"):
         document = next(d for d in Document if code_page(d) == uri)
-        return markdown.replace(CODE_MARKER, code_markdown(document, PLACES))
+        code = code_markdown(document, PLACES, placed_examples(PLACES))
+        return markdown.replace(CODE_MARKER, code)
     if uri.startswith("rules/"):
-        return with_marked_links(markdown, uri)
+        return with_marked_links(without_examples(markdown, uri, PLACES), uri)
     return markdown
 
 

@@ -8,15 +8,19 @@ file once: only the rules whose classes appear on some notebook page (or that th
 adds in the browser), and only the custom properties those rules read.
 
 The work is done by plain functions (`split_styles`, `used_classes`, `pruned`), which
-tests call without MkDocs; the `on_*` functions only wire them in.
+tests call without MkDocs; the `on_*` functions only wire them in. Pruning takes half a
+second, so its result is kept in `.cache/notebook-css/`, named after a hash of the styles
+and classes it was made from (`pruned_through`).
 """
 
+import hashlib
 import re
 from pathlib import Path
 
 import tinycss2
 
 STYLESHEET = "stylesheets/notebook.css"
+CACHE = Path(__file__).resolve().parents[2] / ".cache" / "notebook-css"
 STYLE = re.compile(r"<style[^>]*>(.*?)</style>\s*", re.S)
 CLASS_ATTRIBUTE = re.compile(r'\bclass="([^"]*)"')
 # a class a selector needs; what `:not(...)`, `:is(...)` ... hold is left out (kept, to be safe)
@@ -94,6 +98,21 @@ def pruned(css: str, classes: set[str]) -> str:
     return _without_unread_variables(_kept_rules(rules, classes))
 
 
+def pruned_through(cache: Path, css: str, classes: set[str]) -> str:
+    """`pruned(css, classes)`, kept in `cache` under a hash of both (a build whose
+    notebooks did not change reads it back; the files of other inputs are removed)."""
+    digest = hashlib.sha256(css.encode() + b"\0" + " ".join(sorted(classes)).encode())
+    kept = cache / f"{digest.hexdigest()[:16]}.css"
+    if kept.exists():
+        return kept.read_text(encoding="utf-8")
+    lean = pruned(css, classes)
+    cache.mkdir(parents=True, exist_ok=True)
+    for old in cache.glob("*.css"):
+        old.unlink(missing_ok=True)
+    kept.write_text(lean, encoding="utf-8")
+    return lean
+
+
 # The wiring: collect each notebook page's blocks and classes, write the file at the end.
 _collected: dict[str, list] = {"blocks": [], "classes": []}
 
@@ -119,4 +138,4 @@ def on_post_build(config):
         classes = set().union(*_collected["classes"])
         path = Path(config["site_dir"]) / STYLESHEET
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(pruned("\n".join(_collected["blocks"]), classes))
+        path.write_text(pruned_through(CACHE, "\n".join(_collected["blocks"]), classes))
