@@ -26,6 +26,8 @@ from rulesref.questions import (
     bar,
     compare,
     fewest_rerolls,
+    greatest_margin_odds,
+    holding_roll_odds,
     least_leadership,
     most_lost_by,
     totals_odds,
@@ -234,6 +236,63 @@ def test_views_of_any_distribution(odds):
     for below, k in zip(outcomes, outcomes[1:], strict=False):
         assert at_least[k] + at_most[below] == total
         assert at_least[k] <= at_least[below] and at_most[below] <= at_most[k]
+
+
+@given(st.integers(0, MAX_LEADERSHIP), flags, flags, flags)
+def test_the_greatest_margin_read_at_least_is_each_margins_break_test(ld, steadfast, ic, reroll):
+    """BR-2, BR-3: the chart by margin, read "at least", is the chance to stand there."""
+    setup = BreakSetup(ld, 0, steadfast, ic, reroll)
+    odds = greatest_margin_odds(setup)
+    assert sum(odds.values()) == 1 and min(odds.values()) >= 0
+    at_least = viewed(odds, "at least")
+    for by in range(MAX_LOST_BY + 1):
+        assert at_least[by] == BreakSetup(ld, by, steadfast, ic, reroll).probability()
+    assert at_least[-1] == 1
+
+
+@pytest.mark.parametrize("ld", [0, 2, 7, 10])
+@pytest.mark.parametrize("courage", [False, True])
+def test_the_greatest_margin_is_the_enumerated_roll(ld, courage):
+    """One roll of 2D6 stands every margin up to Leadership less the roll (BR-3); a double
+    1 stands all of them (BR-5)."""
+    greatest = Counter()
+    for a, b in product(range(1, 7), repeat=2):
+        if courage and a == b == 1:
+            greatest[MAX_LOST_BY] += 1
+        else:
+            greatest[max(-1, min(MAX_LOST_BY, ld - a - b))] += 1
+    odds = greatest_margin_odds(BreakSetup(ld, 5, insane_courage=courage))
+    assert odds == {by: Rational(greatest[by], 36) for by in range(-1, MAX_LOST_BY + 1)}
+    reform = greatest_margin_odds(ReformSetup(ld, 5, insane_courage=courage))
+    assert viewed(reform, "at least")[2] == ReformSetup(ld, 2, insane_courage=courage).probability()
+
+
+@pytest.mark.parametrize(("target", "rerolls"), list(product(range(2, 7), range(4))))
+def test_the_holding_roll_is_the_enumerated_dice(target, rerolls):
+    """LD-1, LD-7: the first die of a run that reaches the target; none, it never holds."""
+    runs = list(product(range(1, 7), repeat=rerolls + 1))
+    first = Counter(next((n for n, die in enumerate(run) if die >= target), None) for run in runs)
+    odds = holding_roll_odds(LeadershipSetup(target, rerolls))
+    never = rerolls + 1
+    assert odds == {n: Rational(first[None if n == never else n], len(runs)) for n in odds}
+    assert list(odds) == list(range(never + 1))
+    at_most = viewed(odds, "at most")
+    for n in range(rerolls + 1):
+        assert at_most[n] == leadership_test_probability(target, rerolls=n)
+
+
+def test_a_doctrine_that_ignores_a_failure_holds_at_once():
+    """LD-C6: an ignored failure holds the test after its first roll."""
+    assert holding_roll_odds(LeadershipSetup("5+", 2, ignore=True)) == {0: 1, 1: 0, 2: 0, 3: 0}
+
+
+def test_the_views_refuse_a_setup_of_the_other_kind():
+    with pytest.raises(RulesError, match="setup must be a BreakSetup or ReformSetup"):
+        greatest_margin_odds(LeadershipSetup(4))
+    with pytest.raises(RulesError, match="setup must be a LeadershipSetup"):
+        holding_roll_odds(BreakSetup(8, 3))
+    with pytest.raises(RulesError, match="rerolls must be a whole number from 0 to 10"):
+        holding_roll_odds(LeadershipSetup(4, rerolls=11))
 
 
 def _command(capsys, *args: str) -> tuple[int, str, str]:

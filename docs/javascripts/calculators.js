@@ -52,7 +52,9 @@
     const values = {};
     for (const [name, [low, high]] of Object.entries(data.inputs)) {
       let text = form.elements[name].value.trim();
-      if (name === "target") text = text.replace(/^([0-9]+)\+$/, "$1"); // a d6 Leadership: "4+"
+      // as the rules write it ("4+"), by the pattern rulesref reads it with
+      const written = data.written?.[name] && new RegExp(`^(?:${data.written[name]})$`).exec(text);
+      if (written) text = written[1];
       const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : NaN;
       if (!(value >= low && value <= high)) {
         const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
