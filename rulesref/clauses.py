@@ -63,8 +63,9 @@ class Document(Enum):
 @dataclass(frozen=True)
 class Clause:
     """One clause (`BR-5`) or clarification (`BR-C1`): our short title, its code, and
-    `quick`, the player's question it answers, answered in one line of our words (the
-    printed quick reference and `rules.json` show it).
+    `quick`, the player's question it answers, answered in one line of our words
+    (`rules.json` and `llms.txt` publish it; the printed sheet keeps the titles, which fit
+    its one page).
 
     A clarification with no `code` is a pure reading of the text: nothing to compute.
     """

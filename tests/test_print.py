@@ -87,7 +87,7 @@ def test_the_sheet_holds_the_codes_numbers_and_every_rule(printed):
     page = printed("quick-reference/")
     text = page.inner_text(".md-content")
     for id, rule in CLAUSES.items():
-        assert f"{id} {rule.quick}" in text, id
+        assert f"{id} {rule.title}" in text, id
     tables = page.locator("table.rr-sheet-table")
     assert tables.count() == 4
     break_row = tables.nth(0).locator("tbody tr").nth(6).locator("td").all_inner_texts()

@@ -175,3 +175,14 @@ def test_the_built_site_publishes_the_same_files(site, rules):
     _check_llms_txt((site / "llms.txt").read_text(), rules)
     for schema in ("rules.schema.json", "odds.schema.json"):
         assert (site / "schemas" / schema).read_text() == (SCHEMAS / schema).read_text()
+
+
+def test_each_quick_answer_is_a_line_of_its_own(rules):
+    """A player's question answered in one line: never the title again, never the first
+    sentence of the rule's words, never another rule's line."""
+    answers = [rule["quick_answer"] for rule in rules["rules"]]
+    assert len(set(answers)) == len(answers) == len(CLAUSES)
+    for rule in rules["rules"]:
+        quick = rule["quick_answer"]
+        assert quick != rule["title"] and not rule["text"].startswith(quick), rule["id"]
+        assert "\n" not in quick and len(quick) <= 100, rule["id"]

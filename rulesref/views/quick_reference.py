@@ -61,15 +61,14 @@ def grid(table: Table, title: str, extra: tuple[str, tuple[Rational, ...]] | Non
 
 def rule_lines(base: str = "") -> str:
     """Every clause and clarification, one line each under its document: its id, linked
-    to its rule (`base` leads from the page to the site's root), and its quick answer
-    (the same line as in `rules.json`), titled with the rule's title."""
+    to its rule (`base` leads from the page to the site's root), and its title."""
     parts = []
     for document in Document:
         rules = [rule for rule in CLAUSES.values() if rule.document is document]
         name = f'"{document.title}"' if document.title else "The campaign note"
         items = "".join(
-            f'<li><a href="{escape(base + rule.page.replace(".md#", "/#"))}" '
-            f'title="{escape(rule.title)}"><b>{rule.id}</b></a> {escape(rule.quick)}</li>'
+            f'<li><a href="{escape(base + rule.page.replace(".md#", "/#"))}">'
+            f"<b>{rule.id}</b></a> {escape(rule.title)}</li>"
             for rule in rules
         )
         parts.append(
