@@ -87,17 +87,24 @@ BREAK_SAMPLE = [
 ]
 
 
+def set_break(page, ld: int, by: int, flags: int) -> tuple[bool, bool, bool]:
+    """Types a Break test into its calculator; `flags` packs Steadfast, Insane Courage and
+    the re-roll, as the data file does."""
+    steadfast, courage, reroll = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
+    page.fill("#break input[name=leadership]", str(ld))
+    page.fill("#break input[name=lost_by]", str(by))
+    page.set_checked("#break input[name=steadfast]", steadfast)
+    page.set_checked("#break input[name=insane_courage]", courage)
+    page.set_checked("#break input[name=reroll]", reroll)
+    return steadfast, courage, reroll
+
+
 def test_break_calculator_shows_the_functions_numbers(visits):
     """For a sample of inputs typed into the form, the exact Python answer (BR-3)."""
     page = visits("/tools/calculators/")
     ready(page, "break")
     for ld, by, flags in BREAK_SAMPLE:
-        steadfast, courage, reroll = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
-        page.fill("#break input[name=leadership]", str(ld))
-        page.fill("#break input[name=lost_by]", str(by))
-        page.set_checked("#break input[name=steadfast]", steadfast)
-        page.set_checked("#break input[name=insane_courage]", courage)
-        page.set_checked("#break input[name=reroll]", reroll)
+        steadfast, courage, reroll = set_break(page, ld, by, flags)
         expected = break_test_probability(
             ld, by, steadfast=steadfast, insane_courage=courage, reroll=reroll
         )
@@ -168,12 +175,7 @@ def test_each_view_of_a_chart_is_the_distribution_python_reads(visits):
     page = visits("/tools/calculators/")
     ready(page, "leadership")
     for ld, by, flags in BREAK_SAMPLE[::3]:
-        steadfast, courage, reroll = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
-        page.fill("#break input[name=leadership]", str(ld))
-        page.fill("#break input[name=lost_by]", str(by))
-        page.set_checked("#break input[name=steadfast]", steadfast)
-        page.set_checked("#break input[name=insane_courage]", courage)
-        page.set_checked("#break input[name=reroll]", reroll)
+        steadfast, courage, reroll = set_break(page, ld, by, flags)
         page.fill("#reform input[name=leadership]", str(ld))
         page.set_checked("#reform input[name=steadfast]", steadfast)
         page.set_checked("#reform input[name=insane_courage]", courage)

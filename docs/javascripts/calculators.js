@@ -203,7 +203,7 @@
         x: x + step * 0.15, y: y(share(n, d)), width: step * 0.7, height: y(0) - y(share(n, d)),
         class: value === inputs[sweep] ? "rr-c0 rr-column rr-current" : "rr-c0 rr-column rr-other",
       });
-      bar.append(svgElement("title", {}, `${name} ${view} ${value}: ${percent(n, d)} (${written([n, d])})`));
+      bar.append(svgElement("title", {}, `${name} ${value}: ${percent(n, d)} (${written([n, d])})`));
       svg.append(bar);
       svg.append(svgElement("text", { x: x + step / 2, y: height - bottom + 14, "text-anchor": "middle" }, value));
     }
