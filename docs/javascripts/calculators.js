@@ -132,7 +132,7 @@
   };
   const written = ([n, d]) => (d === 1n ? `${n}` : `${n}/${d}`);
   // the questions beside the calculators (questions.js) read and write as these do
-  window.rulesrefCalculators = { percent, readInputs, parseFraction, minus, written };
+  window.rulesrefCalculators = { percent, readInputs, parseFraction, gcd, minus, written };
 
   // The swept answers are one cumulative view of a distribution (data-sweep-reads): the
   // chance to stand lost by k is the chance that the greatest defeat the dice stand is k

@@ -12,11 +12,10 @@
   if (!widgets.length) return;
   const ASKED = "50%"; // the chance the inverse question starts with
 
-  const gcd = (a, b) => { while (b) [a, b] = [b, a % b]; return a < 0n ? -a : a; };
   const atLeast = ([a, b], [c, d]) => a * d >= c * b;
 
   // "90%", "47.5%", "0.9" or "9/10", from 0 to 1, exactly (as rulesref.questions.bar); else null
-  function bar(text) {
+  function bar(text, gcd) {
     const shown = text.trim();
     let match = /^([0-9]{1,3})(?:\.([0-9]{1,6}))?(%?)$/.exec(shown);
     let value = null;
@@ -103,7 +102,7 @@
     function inverse() {
       const form = widget.querySelector("form.rr-need");
       const output = widget.querySelector(".rr-need-answer");
-      const goal = bar(form.elements.at_least.value);
+      const goal = bar(form.elements.at_least.value, tools.gcd);
       if (!goal) {
         output.textContent = `at least must be a chance from 0 to 1, written 90%, 0.9 or 9/10, got "${form.elements.at_least.value.trim().slice(0, 40)}"`;
         return;
