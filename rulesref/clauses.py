@@ -11,6 +11,8 @@ from rulesref.clauses import clause
 rule = clause("BR-5")
 print(rule.title, "|", rule.document.title, "|", rule.page)
 #> A double 1 always holds | Break? | rules/break-test.md#br-5
+print(rule.quick)
+#> Double 1 on a Break test: the unit holds, whatever its Leadership.
 for name in rule.code:
     print(name)
     #> rulesref.break_test.is_insane_courage
@@ -21,7 +23,7 @@ for name in rule.code:
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from types import MappingProxyType
 
@@ -60,7 +62,10 @@ class Document(Enum):
 
 @dataclass(frozen=True)
 class Clause:
-    """One clause (`BR-5`) or clarification (`BR-C1`): our short title and its code.
+    """One clause (`BR-5`) or clarification (`BR-C1`): our short title, its code, and
+    `quick`, the player's question it answers, answered in one line of our words
+    (`rules.json` and `llms.txt` publish it; the printed sheet keeps the titles, which fit
+    its one page).
 
     A clarification with no `code` is a pure reading of the text: nothing to compute.
     """
@@ -68,6 +73,7 @@ class Clause:
     id: str
     title: str
     code: tuple[str, ...] = ()
+    quick: str = ""
 
     @property
     def document(self) -> Document:
@@ -338,7 +344,122 @@ _ALL = [
     ),
 ]
 
-CLAUSES: Mapping[str, Clause] = MappingProxyType({entry.id: entry for entry in _ALL})
+# Each rule answered in one line, in our words, as a player asks it at the table.
+_QUICK = {
+    "BR-1": "Lost a round of combat (lower result)? Take a Break test; a draw tests nobody.",
+    "BR-2": "Take the margin of defeat off your Leadership before you roll.",
+    "BR-3": "Lost combat: roll 2D6 at or under Leadership minus the margin, or flee.",
+    "BR-4": "The lowered Leadership lasts for this Break test and a reform after it only.",
+    "BR-5": "Double 1 on a Break test: the unit holds, whatever its Leadership.",
+    "BR-6": "Unit Strength 10+ and more ranks or Unit Strength than the enemy: no margin penalty.",
+    "BR-7": "A rank counts with five or more models, the front rank included.",
+    "BR-8": "Several units a side: compare the side's totals; all its units are Steadfast or none.",
+    "BR-9": "Disrupted (flank or rear charged): only greater Unit Strength makes you Steadfast.",
+    "BR-10": "Skirmishers: only greater Unit Strength makes them Steadfast, never ranks.",
+    "BR-11": "Both sides want to reform: the loser goes first; after a draw, roll off.",
+    "BR-12": "Fighting on two or more facings: no combat reform.",
+    "BR-13": "Won the round (the enemy stayed) or drew: combat reform with no test.",
+    "BR-14": "A combat reform may turn or widen the unit, but keeps every base contact it had.",
+    "BR-15": "Lost but held: reform only after a Leadership test with the Break test's penalty.",
+    "BR-C1": "A Disrupted unit claims Steadfast by Unit Strength only, whatever a caption shows.",
+    "BR-C2": "Several units: the side as a whole needs Unit Strength 10.",
+    "BR-C3": "A double 1 does not pass a reform test after a defeat.",
+    "BR-C4": "A Disrupted enemy still counts its ranks against you.",
+    "BR-C5": "A draw is no defeat: nobody takes a Break test.",
+    "BR-C6": "Lowered Leadership can go below 2 or 0: then only a double 1 holds.",
+    "BR-C7": "Equal ranks and equal Unit Strength: not Steadfast.",
+    "BR-C8": "Skirmishers have no ranks, so an enemy of Skirmishers counts none against you.",
+    "BR-C9": "A Disrupted unit is Steadfast with its side when its companions' ranks win.",
+    "LD-1": "Leadership test: one d6 at or above the target (2+ to 6+) passes.",
+    "LD-2": "A unit tests on the best Leadership among its models.",
+    "LD-3": "A command or the force tests on its highest-ranking surviving figure.",
+    "LD-4": "Test from the bottom up: units, then commands, then the force.",
+    "LD-5": "A unit that drops below half its starting models in a phase tests.",
+    "LD-6": "Below half already? Test in every phase in which it loses another model.",
+    "LD-7": "Roll after the phase; a Doctrine may re-roll or ignore a failure; a failed unit goes.",
+    "LD-8": "A command is the units under one leader at the start of the game.",
+    "LD-9": "A command tests below half its starting units, or losing another while below half.",
+    "LD-10": "A command that fails leaves the table with every unit it has left.",
+    "LD-11": "The force tests below half its starting units, or losing another while below half.",
+    "LD-12": "A force that fails leaves the table and its player loses.",
+    "LD-C1": "On the d6 scale the best Leadership is the lowest target: 3+ beats 5+.",
+    "LD-C2": "Exactly half is not below half; one test per phase at most.",
+    "LD-C3": "A unit removed this phase counts as lost for its command's test this phase.",
+    "LD-C4": "A command removed this phase counts as lost units for the force this phase.",
+    "LD-C5": "A figure whose unit left the table no longer leads.",
+    "LD-C6": "Re-roll failures first; a Doctrine that ignores failure then holds the test.",
+    "LD-C7": "Nothing left to test: the unit, command or force is simply gone.",
+    "LD-C8": "Several figures of the top rank: use the best Leadership, unless you name one.",
+    "LD-C9": "No leader left: the command tests on its best surviving unit's Leadership.",
+    "LD-C10": "Commands sit directly under the force, each unit in one command.",
+    "CA-1": "Play the battle out as a game, or decide it with the dice system.",
+    "CA-2": "Roll a d6 per platoon, each declared for attack or defence before rolling.",
+    "CA-3": "Artillery: +2 to every roll, but -1 in forest.",
+    "CA-4": "Cavalry: +1 on attack rolls only.",
+    "CA-5": "The army attacked: +1 on each defence roll.",
+    "CA-6": "Behind fortifications: +1 on each defence roll, on top of other bonuses.",
+    "CA-7": "Mountain hex: +1 on each defence roll (both armies, CA-C11).",
+    "CA-8": "Damaged platoon: -1 on each roll.",
+    "CA-9": "A FUBAR platoon's die is always a 1.",
+    "CA-10": "Cavalry rolls nothing in mountains or woods, but can still take hits.",
+    "CA-11": "Out of supply: -1 on every roll.",
+    "CA-12": "Battle Damage: your attack total minus the enemy's defence total.",
+    "CA-13": "Each full 6 of Battle Damage is one hit on the enemy.",
+    "CA-14": "Each hit: fresh to Damaged to FUBAR; a hit on a FUBAR platoon withdraws it.",
+    "CA-15": "Each player places the hits on their own platoons.",
+    "CA-16": "More hits than your platoons can take: routed, every platoon withdraws.",
+    "CA-17": "The side that lost more platoons loses: pass a leadership check or withdraw.",
+    "CA-18": "Equal platoons lost: the lower Battle Damage loses and checks; equal too, a draw.",
+    "CA-19": "Once the victor is known, either army may leave the hex.",
+    "CA-20": "A beaten garrison tests for surrender only when all its platoons are FUBAR.",
+    "CA-21": "A supplied stronghold banks supply points to repair its platoons.",
+    "CA-22": "An HQ attacked in its hex fights as two Command platoons.",
+    "CA-23": "The HQ moves or fights: the army is out of supply until it rests a whole turn.",
+    "CA-24": "HQ surrendered: concede, or fight on with no supply.",
+    "CA-C1": "Fresh, Damaged, FUBAR, withdrawn: a fresh platoon withdraws on its third hit.",
+    "CA-C2": "A FUBAR platoon's 1 still takes its modifiers.",
+    "CA-C3": "Negative Battle Damage makes no hits but still counts for CA-18.",
+    "CA-C4": "A modified roll below 0 counts as it is.",
+    "CA-C5": "The leadership check: 2D6 at or under 7 (7/12).",
+    "CA-C6": "Equal platoons lost and equal Battle Damage: a draw, nobody checks.",
+    "CA-C7": "Both sides driven off: nobody wins.",
+    "CA-C8": "A side left with no platoon loses, without the rout's extra move.",
+    "CA-C9": "The odds place hits to withdraw as few platoons as possible.",
+    "CA-C10": "Forest and woods are one terrain.",
+    "CA-C11": "In a mountain hex both armies take the defence bonus.",
+    "CA-C12": "Cavalry that cannot roll still takes hits and counts as a platoon.",
+    "CA-C13": "Compare only platoons lost to hits, not a withdrawal after a failed check.",
+    "CA-C14": "A beaten garrison that does not test stays put.",
+    "CA-C15": "A repair costs one banked supply point per step.",
+    "CA-C16": "The HQ's own battle keeps the old supply; the cut starts after it.",
+    "CA-C17": "The HQ surrenders when its side loses and must leave the hex.",
+    "CA-C18": "Battle Damage is your attack minus their defence, not the reverse.",
+    "ST-1": "A unit that breaks loses its standard to a victor that pursues.",
+    "ST-2": "Fleeing from Terror or Panic never costs a standard.",
+    "ST-3": "A unit wiped out gives its standard to a victor free to pursue.",
+    "ST-4": "Undead that crumble or are wiped out: the standard goes as for a unit wiped out.",
+    "ST-5": "An Undead character outlives his regiment: its standard is lost, not taken.",
+    "ST-6": "A lone ASB killed: his standard goes to killers free to pursue, else it is lost.",
+    "ST-7": "ASB alive, his unit breaks: both standards go to a victor that pursues.",
+    "ST-8": "ASB killed as his unit breaks: both standards go to a victor that pursues.",
+    "ST-9": "ASB killed, his unit holds: the army standard is lost.",
+    "ST-10": "ASB killed in a Break-immune unit: taken only if the unit dies that phase too.",
+    "ST-11": "A Wight ASB destroyed with his unit: a victor free to pursue takes the standard.",
+    "ST-12": "A Wight ASB lost while his unit fights on: the army standard is lost.",
+    "ST-13": "A Wight ASB left alone keeps the standard and fights on as a lone ASB.",
+    "ST-C1": "A fleeing unit's standards are taken only by a victor that pursues.",
+    "ST-C2": "A destroyed unit's standard is lost when the victor is tied down.",
+    "ST-C3": "A unit that never breaks keeps its standards until destroyed.",
+    "ST-C4": "A lone ASB who is not killed keeps his standard.",
+    "ST-C5": "A unit destroyed takes its ASB with it, unless he is Undead.",
+    "ST-C6": "A Wight ASB killed as his unit is destroyed: ST-10 applies.",
+    "ST-C7": "ASB killed, his unit flees from Panic: the army standard is lost.",
+    "ST-C8": "Some rounds cannot happen, and rulesref refuses them by name.",
+}
+
+CLAUSES: Mapping[str, Clause] = MappingProxyType(
+    {entry.id: replace(entry, quick=_QUICK[entry.id]) for entry in _ALL}
+)
 """Every clause and clarification by id, each document's clauses first, in number order."""
 
 

@@ -17,7 +17,7 @@ print(least_leadership("1/2", lost_by=3))
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rulesref.break_test import (
@@ -27,7 +27,14 @@ from rulesref.break_test import (
     reform_test_probability,
 )
 from rulesref.dice import MAX_DICE, probability_of, total_counts
-from rulesref.errors import RulesError, probability, whole_number, word_of, yes_or_no
+from rulesref.errors import (
+    RulesError,
+    instance_of,
+    probability,
+    whole_number,
+    word_of,
+    yes_or_no,
+)
 from rulesref.exact import Rational
 from rulesref.leadership import MAX_REROLLS, leadership_target, leadership_test_probability
 from rulesref.tables import LEADERSHIP, LOST_BY, REROLLS, TARGETS, percent
@@ -47,6 +54,8 @@ __all__ = [
     "fewest_rerolls",
     "View",
     "viewed",
+    "greatest_margin_odds",
+    "holding_roll_odds",
     "totals_odds",
 ]
 
@@ -357,6 +366,48 @@ def viewed(odds: Mapping[int, Rational], view: View | str) -> dict[int, Rational
         running += odds[k]
         result[k] = running
     return dict(reversed(result.items()))
+
+
+def greatest_margin_odds(setup: BreakSetup | ReformSetup) -> dict[int, Rational]:
+    """The greatest margin of defeat that the dice of `setup` stand (its `lost_by` aside):
+    -1 when they fail even a draw, `MAX_LOST_BY` for that margin or more. Read "at least",
+    it is the chance to stand at each margin (BR-2, BR-3); the calculators' charts by margin
+    show each view of it.
+
+    ```python
+    from rulesref.questions import BreakSetup, greatest_margin_odds, viewed
+
+    margins = greatest_margin_odds(BreakSetup(leadership=8, lost_by=0))
+    print(viewed(margins, "at least")[3], margins[3], viewed(margins, "at most")[3])
+    #> 5/18 1/9 5/6
+    ```
+    """
+    instance_of("setup", setup, (BreakSetup, ReformSetup), "a BreakSetup or ReformSetup")
+    stands = [replace(setup, lost_by=by).probability() for by in range(MAX_LOST_BY + 1)]
+    beyond = [*stands[1:], Rational(0)]  # the greatest margin lumps every one past it
+    exactly = (stand - further for stand, further in zip(stands, beyond, strict=True))
+    return {-1: 1 - stands[0], **dict(enumerate(exactly))}
+
+
+def holding_roll_odds(setup: LeadershipSetup) -> dict[int, Rational]:
+    """The roll after which a d6 Leadership test of `setup` holds: 0 the first, `n` its
+    n-th re-roll (up to `setup.rerolls`), `setup.rerolls + 1` when it never holds. Read
+    "at most", it is the chance to hold with each number of re-rolls (LD-1, LD-7, LD-C6).
+
+    ```python
+    from rulesref.questions import LeadershipSetup, holding_roll_odds, viewed
+
+    rolls = holding_roll_odds(LeadershipSetup("4+", rerolls=3))
+    print(rolls[1], viewed(rolls, "at most")[1], viewed(rolls, "at least")[2])
+    #> 1/4 3/4 1/4
+    ```
+    """
+    instance_of("setup", setup, LeadershipSetup, "a LeadershipSetup")
+    whole_number("rerolls", setup.rerolls, 0, MAX_REROLLS)
+    holds = [replace(setup, rerolls=n).probability() for n in range(setup.rerolls + 1)]
+    before = [Rational(0), *holds[:-1]]  # nothing holds before the first roll
+    exactly = (hold - earlier for hold, earlier in zip(holds, before, strict=True))
+    return {**dict(enumerate(exactly)), setup.rerolls + 1: 1 - holds[-1]}
 
 
 MAX_TOTAL_DICE = 100  # 501 totals at most: an answer a person can read through

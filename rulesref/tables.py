@@ -41,7 +41,7 @@ from rulesref.campaign import (
 from rulesref.errors import probability as checked_probability
 from rulesref.errors import whole_number
 from rulesref.exact import Rational
-from rulesref.leadership import leadership_test_probability
+from rulesref.leadership import WRITTEN, leadership_test_probability
 from rulesref.odds.battle import battle_odds
 
 __all__ = [
@@ -505,6 +505,8 @@ def calculator_data() -> dict[str, dict[str, object]]:
     (`answers[leadership - lowest][lost_by - lowest][flags]`), where `flags` packs the
     options, the first as the highest bit. The battle calculator's answers list one
     fraction for each of its `outcomes` (None: a side with no platoon, or too many).
+    `written` gives, for an input the rules also write as text, the pattern (its one group
+    the number) that `rulesref` itself reads it by.
     """
     test = {"leadership": (0, MAX_LEADERSHIP), "lost_by": (0, MAX_LOST_BY)}
     return {
@@ -514,7 +516,9 @@ def calculator_data() -> dict[str, dict[str, object]]:
         "reform": _calculator(
             reform_test_probability, test, ("steadfast", "unbreakable", "insane_courage")
         ),
-        "leadership": _calculator(
+        # how the rules write a Leadership ("4+"): the page accepts it by this pattern
+        "leadership": {"written": {"target": WRITTEN.pattern}}
+        | _calculator(
             leadership_test_probability,
             {"target": (2, 6), "rerolls": (0, CALCULATOR_REROLLS)},
             ("ignore",),

@@ -195,8 +195,11 @@ def test_each_calculator_works_from_the_keyboard_alone(view, width, scheme):
         ready(page, calculator)
     page.add_script_tag(content=CONTRAST_JS)
     controls = page.evaluate(
-        """() => [...document.querySelectorAll(".rr-calculator form")].flatMap(
-             (form) => [...form.elements].filter((e) => e.name).map((e) => e.name))"""
+        """() => [...document.querySelectorAll(".rr-calculator")].flatMap((calculator) => [
+             ...[...calculator.querySelector("form").elements]
+               .filter((e) => e.name && (e.type !== "radio" || e.checked)).map((e) => e.name),
+             ...[...calculator.querySelectorAll("summary")].map((e) => e.textContent.trim()),
+           ])"""  # a radio group is one stop of Tab (its arrows move); then the chart's numbers
     )
     reached = []
     for _ in range(200):

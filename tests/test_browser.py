@@ -14,9 +14,18 @@ from test_tables import calculator_fractions
 
 from rulesref.break_test import break_test_probability, reform_test_probability
 from rulesref.campaign import Battle, Platoon, Side
-from rulesref.leadership import leadership_test_probability
+from rulesref.errors import RulesError
+from rulesref.leadership import leadership_target, leadership_test_probability
 from rulesref.odds.battle import battle_odds
-from rulesref.tables import BATTLE_KINDS, percent
+from rulesref.questions import (
+    BreakSetup,
+    LeadershipSetup,
+    ReformSetup,
+    greatest_margin_odds,
+    holding_roll_odds,
+    viewed,
+)
+from rulesref.tables import BATTLE_KINDS, CALCULATOR_REROLLS, percent
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -78,17 +87,24 @@ BREAK_SAMPLE = [
 ]
 
 
+def set_break(page, ld: int, by: int, flags: int) -> tuple[bool, bool, bool]:
+    """Types a Break test into its calculator; `flags` packs Steadfast, Insane Courage and
+    the re-roll, as the data file does."""
+    steadfast, courage, reroll = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
+    page.fill("#break input[name=leadership]", str(ld))
+    page.fill("#break input[name=lost_by]", str(by))
+    page.set_checked("#break input[name=steadfast]", steadfast)
+    page.set_checked("#break input[name=insane_courage]", courage)
+    page.set_checked("#break input[name=reroll]", reroll)
+    return steadfast, courage, reroll
+
+
 def test_break_calculator_shows_the_functions_numbers(visits):
     """For a sample of inputs typed into the form, the exact Python answer (BR-3)."""
     page = visits("/tools/calculators/")
     ready(page, "break")
     for ld, by, flags in BREAK_SAMPLE:
-        steadfast, courage, reroll = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
-        page.fill("#break input[name=leadership]", str(ld))
-        page.fill("#break input[name=lost_by]", str(by))
-        page.set_checked("#break input[name=steadfast]", steadfast)
-        page.set_checked("#break input[name=insane_courage]", courage)
-        page.set_checked("#break input[name=reroll]", reroll)
+        steadfast, courage, reroll = set_break(page, ld, by, flags)
         expected = break_test_probability(
             ld, by, steadfast=steadfast, insane_courage=courage, reroll=reroll
         )
@@ -128,6 +144,84 @@ def test_leadership_calculator_shows_the_functions_numbers(visits):
         page.set_checked("#leadership input[name=ignore]", ignore)
         expected = leadership_test_probability(target, rerolls=rerolls, ignore=ignore)
         assert shown(page, "leadership") == expected, (target, rerolls, ignore)
+
+
+def test_the_d6_calculator_reads_a_leadership_as_rulesref_does(visits):
+    """LD-1: the page accepts a written Leadership ("4+") exactly when Python does, by the
+    pattern its data file carries from rulesref.leadership."""
+    page = visits("/tools/calculators/#leadership-test")
+    ready(page, "leadership")
+    for text in ["2+", "6+", " 5+ ", "7+", "1+", "4 +", "+4", "4++", "04+", "4+5", "x+"]:
+        page.fill("#leadership input[name=target]", text)
+        try:
+            expected = leadership_test_probability(leadership_target(text.strip()))
+        except RulesError:
+            assert page.locator("#leadership .rr-error").is_visible(), text
+            continue
+        assert shown(page, "leadership") == expected, text
+
+
+def _chart_numbers(page, calculator: str) -> dict[int, Rational]:
+    rows = page.locator(f"#{calculator} .rr-sweep-numbers tbody tr")
+    cells = [row.locator("th, td").all_text_contents() for row in rows.all()]
+    for _, fraction, shown_percent in cells:
+        assert shown_percent == percent(Rational(fraction))
+    return {int(value): Rational(fraction) for value, fraction, _ in cells}
+
+
+def test_each_view_of_a_chart_is_the_distribution_python_reads(visits):
+    """The charts by margin (BR-2, BR-3, BR-15) and by re-rolls (LD-7) in each view: every
+    bar's fraction is `viewed` of the distribution rulesref.questions gives."""
+    page = visits("/tools/calculators/")
+    ready(page, "leadership")
+    for ld, by, flags in BREAK_SAMPLE[::3]:
+        steadfast, courage, reroll = set_break(page, ld, by, flags)
+        page.fill("#reform input[name=leadership]", str(ld))
+        page.set_checked("#reform input[name=steadfast]", steadfast)
+        page.set_checked("#reform input[name=insane_courage]", courage)
+        margins = greatest_margin_odds(BreakSetup(ld, by, steadfast, courage, reroll))
+        reforms = greatest_margin_odds(ReformSetup(ld, by, steadfast, insane_courage=courage))
+        for view in ("at least", "exactly", "at most"):
+            page.check(f"#break input[name=view][value='{view}']")
+            page.check(f"#reform input[name=view][value='{view}']")
+            expected = viewed(margins, view)
+            assert _chart_numbers(page, "break") == {k: expected[k] for k in range(11)}
+            expected = viewed(reforms, view)
+            assert _chart_numbers(page, "reform") == {k: expected[k] for k in range(11)}
+    for target, ignore in product(range(2, 7), (False, True)):
+        page.fill("#leadership input[name=target]", f"{target}+")
+        page.set_checked("#leadership input[name=ignore]", ignore)
+        rolls = holding_roll_odds(LeadershipSetup(target, CALCULATOR_REROLLS, ignore))
+        for view in ("at most", "exactly", "at least"):
+            page.check(f"#leadership input[name=view][value='{view}']")
+            expected = viewed(rolls, view)
+            assert _chart_numbers(page, "leadership") == {
+                n: expected[n] for n in range(CALCULATOR_REROLLS + 1)
+            }
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_chart_view_is_chosen_with_the_keyboard_and_shared(view, width):
+    """Arrow keys move through the view's radio buttons; the chart, its numbers and the
+    address follow, and the address opens the same view."""
+    page = view("/tools/calculators/", width, "light")
+    page.wait_for_selector("#break[data-ready=true]")
+    page.focus("#break input[name=reroll]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.value") == "at least"
+    page.keyboard.press("ArrowRight")
+    assert page.is_checked("#break input[name=view][value='exactly']")
+    page.wait_for_function("location.search.includes('break.view=exactly')")
+    assert "exactly" in page.get_attribute("#break .rr-sweep svg", "aria-label")
+    page.keyboard.press("Tab")  # on to the chart's numbers, opened with Enter
+    page.keyboard.press("Enter")
+    assert page.locator("#break .rr-sweep-numbers table").is_visible()
+    assert _chart_numbers(page, "break")[3] == Rational(1, 9)  # 5/18 - 1/6
+    page.locator("#break").screenshot(path=str(ARTIFACTS / f"chart-views-{width}.png"))
+    friend = view(f"/tools/calculators/?{urlsplit(page.url).query}", width, "dark")
+    friend.wait_for_selector("#break[data-ready=true]")
+    assert friend.is_checked("#break input[name=view][value='exactly']")
+    assert _chart_numbers(friend, "break")[3] == Rational(1, 9)
 
 
 def test_battle_calculator_shows_the_functions_numbers(visits):
@@ -231,6 +325,7 @@ def test_a_shared_address_restores_the_inputs(visits):
         ("reform.leadership=", "leadership must be"),
         ("leadership.target=7", "target must be a whole number from 2 to 6"),
         ("leadership.rerolls=4", "rerolls must be"),
+        ("break.view=more", "view must be one of at least, exactly, at most"),
         ("battle.terrain=sea", "terrain must be one of 0, 1, 2, 3"),
         ("battle.defender_infantry=0", "each side needs 1 to 3 platoons"),
     ],

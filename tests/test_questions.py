@@ -26,6 +26,8 @@ from rulesref.questions import (
     bar,
     compare,
     fewest_rerolls,
+    greatest_margin_odds,
+    holding_roll_odds,
     least_leadership,
     most_lost_by,
     totals_odds,
@@ -236,6 +238,63 @@ def test_views_of_any_distribution(odds):
         assert at_least[k] <= at_least[below] and at_most[below] <= at_most[k]
 
 
+@given(st.integers(0, MAX_LEADERSHIP), flags, flags, flags)
+def test_the_greatest_margin_read_at_least_is_each_margins_break_test(ld, steadfast, ic, reroll):
+    """BR-2, BR-3: the chart by margin, read "at least", is the chance to stand there."""
+    setup = BreakSetup(ld, 0, steadfast, ic, reroll)
+    odds = greatest_margin_odds(setup)
+    assert sum(odds.values()) == 1 and min(odds.values()) >= 0
+    at_least = viewed(odds, "at least")
+    for by in range(MAX_LOST_BY + 1):
+        assert at_least[by] == BreakSetup(ld, by, steadfast, ic, reroll).probability()
+    assert at_least[-1] == 1
+
+
+@pytest.mark.parametrize("ld", [0, 2, 7, 10])
+@pytest.mark.parametrize("courage", [False, True])
+def test_the_greatest_margin_is_the_enumerated_roll(ld, courage):
+    """One roll of 2D6 stands every margin up to Leadership less the roll (BR-3); a double
+    1 stands all of them (BR-5)."""
+    greatest = Counter()
+    for a, b in product(range(1, 7), repeat=2):
+        if courage and a == b == 1:
+            greatest[MAX_LOST_BY] += 1
+        else:
+            greatest[max(-1, min(MAX_LOST_BY, ld - a - b))] += 1
+    odds = greatest_margin_odds(BreakSetup(ld, 5, insane_courage=courage))
+    assert odds == {by: Rational(greatest[by], 36) for by in range(-1, MAX_LOST_BY + 1)}
+    reform = greatest_margin_odds(ReformSetup(ld, 5, insane_courage=courage))
+    assert viewed(reform, "at least")[2] == ReformSetup(ld, 2, insane_courage=courage).probability()
+
+
+@pytest.mark.parametrize(("target", "rerolls"), list(product(range(2, 7), range(4))))
+def test_the_holding_roll_is_the_enumerated_dice(target, rerolls):
+    """LD-1, LD-7: the first die of a run that reaches the target; none, it never holds."""
+    runs = list(product(range(1, 7), repeat=rerolls + 1))
+    first = Counter(next((n for n, die in enumerate(run) if die >= target), None) for run in runs)
+    odds = holding_roll_odds(LeadershipSetup(target, rerolls))
+    never = rerolls + 1
+    assert odds == {n: Rational(first[None if n == never else n], len(runs)) for n in odds}
+    assert list(odds) == list(range(never + 1))
+    at_most = viewed(odds, "at most")
+    for n in range(rerolls + 1):
+        assert at_most[n] == leadership_test_probability(target, rerolls=n)
+
+
+def test_a_doctrine_that_ignores_a_failure_holds_at_once():
+    """LD-C6: an ignored failure holds the test after its first roll."""
+    assert holding_roll_odds(LeadershipSetup("5+", 2, ignore=True)) == {0: 1, 1: 0, 2: 0, 3: 0}
+
+
+def test_the_views_refuse_a_setup_of_the_other_kind():
+    with pytest.raises(RulesError, match="setup must be a BreakSetup or ReformSetup"):
+        greatest_margin_odds(LeadershipSetup(4))
+    with pytest.raises(RulesError, match="setup must be a LeadershipSetup"):
+        holding_roll_odds(BreakSetup(8, 3))
+    with pytest.raises(RulesError, match="rerolls must be a whole number from 0 to 10"):
+        holding_roll_odds(LeadershipSetup(4, rerolls=11))
+
+
 def _command(capsys, *args: str) -> tuple[int, str, str]:
     try:
         status = main(list(args))
@@ -353,3 +412,83 @@ def test_the_questions_live_in_the_address_and_bad_input_is_named(questions_page
     assert page.inner_text("#rr-questions .rr-need-answer").startswith(
         'at least must be a chance from 0 to 1, written 90%, 0.9 or 9/10, got "120%"'
     )
+
+
+def _d6(page, part: str) -> str:
+    return page.inner_text(f"#rr-questions-d6 .rr-compare-{part}")
+
+
+D6 = "#rr-questions-d6"
+
+
+def test_the_page_compares_two_d6_tests_as_the_api_does(questions_page):
+    """LD-1, LD-7: the d6 comparison is the Break test's, on data/leadership.json."""
+    page = questions_page()
+    page.wait_for_selector(f"{D6}[data-ready=true]")
+    both = compare(LeadershipSetup("4+", rerolls=1), LeadershipSetup("3+"))
+    assert _d6(page, "a") == f"{both.a} ({percent(both.a)})" == "3/4 (75.0%)"
+    assert _d6(page, "difference") == f"{both.difference} ({both.points()})"
+    for target, rerolls, ignore in product(("2+", "5", "6+"), range(4), (False, True)):
+        page.fill(f'{D6} form[data-setup="B"] input[name=target]', target)
+        page.fill(f'{D6} form[data-setup="B"] input[name=rerolls]', str(rerolls))
+        page.set_checked(f'{D6} form[data-setup="B"] input[name=ignore]', ignore)
+        setup = LeadershipSetup(int(target.rstrip("+")), rerolls, ignore)
+        both = compare(LeadershipSetup("4+", rerolls=1), setup)
+        assert _d6(page, "b") == f"{both.b} ({percent(both.b)})"
+        assert _d6(page, "difference") == f"{both.difference} ({both.points()})"
+    titles = page.locator(f"{D6} .rr-compare-chart circle title").all_text_contents()
+    for n in range(4):
+        p = leadership_test_probability(4, rerolls=n)
+        q = leadership_test_probability(6, rerolls=n, ignore=True)
+        assert f"A, rerolls {n}: {p} ({percent(p)})" in titles
+        assert f"B, rerolls {n}: {q} ({percent(q)})" in titles
+    assert page.locator(f"{D6} .rr-compare-chart polyline").count() == 2
+    page.fill(f'{D6} form[data-setup="B"] input[name=target]', "7+")
+    assert (
+        page.inner_text(f"{D6} .rr-error")
+        == 'B: target must be a whole number from 2 to 6, got "7+"'
+    )
+
+
+@pytest.mark.parametrize("goal", ["50%", "90%", "95%", "99%", "1/36", "1"])
+def test_the_page_answers_how_many_rerolls_are_needed_as_the_api_does(questions_page, goal):
+    page = questions_page()
+    page.wait_for_selector(f"{D6}[data-ready=true]")
+    for target, ignore in product(("2+", "4+", "6+"), (False, True)):
+        page.fill(f"{D6} form.rr-need input[name=target]", target)
+        page.fill(f"{D6} form.rr-need input[name=at_least]", goal)
+        page.set_checked(f"{D6} form.rr-need input[name=ignore]", ignore)
+        found = fewest_rerolls(goal, target, ignore=ignore)
+        shown = page.inner_text(f"{D6} .rr-need-answer")
+        if found is None or found.value > 3:  # the page's data stops at three
+            assert shown.startswith("No Re-rolls from 0 to 3 passes at least"), shown
+        else:
+            p = found.probability
+            assert shown.startswith(f"Re-rolls {found.value}: passes {p} ({percent(p)})")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_d6_comparison_by_keyboard_and_address(browser, base_url, width):  # noqa: F811
+    """Keyboard only: Tab to B's Leadership, type, and the answer and the address follow;
+    the address opens the same comparison; axe-core's checks run in tests/test_a11y.py."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{base_url}/tools/calculators/#compare-d6")
+    page.wait_for_selector(f"{D6}[data-ready=true]")
+    page.focus(f'{D6} form[data-setup="A"] input[name=ignore]')
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('form').dataset.setup") == "B"
+    page.keyboard.press("Control+A")
+    page.keyboard.type("5+")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2")
+    page.wait_for_function("location.search.includes('questions-d6.B.rerolls=2')")
+    expected = compare(LeadershipSetup(4, 1), LeadershipSetup(5, 2))
+    assert _d6(page, "b") == f"{expected.b} ({percent(expected.b)})"
+    page.locator(D6).screenshot(path=f"test-artifacts/compare-d6-{width}.png")
+    friend = context.new_page()
+    friend.goto(page.url)
+    friend.wait_for_selector(f"{D6}[data-ready=true]")
+    assert _d6(friend, "difference") == f"{expected.difference} ({expected.points()})"
+    context.close()

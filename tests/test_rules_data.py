@@ -12,7 +12,7 @@ import yaml
 from sympy import Rational
 
 from rulesref.break_test import break_test_probability, reform_test_probability
-from rulesref.clauses import CLAUSES
+from rulesref.clauses import CLAUSES, clause
 from rulesref.data import readings
 from rulesref.leadership import leadership_test_probability
 from rulesref.tables import MEASURES, campaign_tables, downloads
@@ -69,13 +69,13 @@ def test_our_words_are_the_prose_of_the_section_without_code_or_examples(rules):
     assert br3["text"].startswith("The loser rolls two dice and adds them.")
     assert "High Elves" in br3["text"]  # the document's example, restated
     assert "import" not in br3["text"] and "Try it" not in br3["text"]
-    assert br3["quick_answer"] == "The loser rolls two dice and adds them."
+    assert br3["quick_answer"] == clause("BR-3").quick
     # a link within the page becomes a full address of the site
     assert f'href="{SITE_URL}rules/break-test/#br-c5"' in by_id["BR-1"]["html"]
     assert "<code>" not in by_id["BR-5"]["html"] or "import" not in by_id["BR-5"]["html"]
     for rule in rules["rules"]:
         assert "```" not in rule["text"] and "???" not in rule["text"], rule["id"]
-        assert rule["quick_answer"] and rule["text"].startswith(rule["quick_answer"]), rule["id"]
+        assert rule["quick_answer"] == clause(rule["id"]).quick, rule["id"]
         assert not re.search(r'href="(?!https://)', rule["html"]), rule["id"]
 
 
@@ -175,3 +175,14 @@ def test_the_built_site_publishes_the_same_files(site, rules):
     _check_llms_txt((site / "llms.txt").read_text(), rules)
     for schema in ("rules.schema.json", "odds.schema.json"):
         assert (site / "schemas" / schema).read_text() == (SCHEMAS / schema).read_text()
+
+
+def test_each_quick_answer_is_a_line_of_its_own(rules):
+    """A player's question answered in one line: never the title again, never the first
+    sentence of the rule's words, never another rule's line."""
+    answers = [rule["quick_answer"] for rule in rules["rules"]]
+    assert len(set(answers)) == len(answers) == len(CLAUSES)
+    for rule in rules["rules"]:
+        quick = rule["quick_answer"]
+        assert quick != rule["title"] and not rule["text"].startswith(quick), rule["id"]
+        assert "\n" not in quick and len(quick) <= 100, rule["id"]

@@ -2,7 +2,7 @@
 
 - `rules.json`: every clause and clarification of the registry (`rulesref.clauses`), with
   its document, title, our words (HTML and plain text, from its section of the rules
-  page), a quick answer (the first sentence of those words), its address and short
+  page), its quick answer (one line, from the registry), its address and short
   address, the readings it governs and the qualified names of its code;
 - `odds/<table>.json`: each table of `downloads/<table>.csv`, every cell an exact
   numerator and denominator;
@@ -32,7 +32,6 @@ HEADING = re.compile(r"^#{1,6} ")
 RULE = re.compile(r"^#{2,6} +(?P<id>[A-Z]{2}-C?\d+) +· ")
 LINK = re.compile(r'href="(?![a-z]+:)([^"]*)"')
 TAGS = re.compile(r"<[^>]+>")
-SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]*'\"][.!?])\s+(?=[A-Z(\"“])")
 
 
 def words(page_markdown: str, id: str) -> str:
@@ -89,11 +88,6 @@ def as_text(words_html: str) -> str:
     return "\n".join(p for p in text if p)
 
 
-def quick_answer(text: str) -> str:
-    """The first sentence of the rule in our words."""
-    return SENTENCE_END.split(text.partition("\n")[0], maxsplit=1)[0]
-
-
 def _document(rule: Clause) -> dict[str, object]:
     document = rule.document
     return {
@@ -123,7 +117,7 @@ def rules_json(docs_dir: Path, site_url: str) -> dict[str, object]:
                 "title": rule.title,
                 "text": text,
                 "html": rule_html,
-                "quick_answer": quick_answer(text),
+                "quick_answer": rule.quick,
                 "address": address(rule.page, ""),
                 "short_address": f"r/{rule.anchor}/",
                 "readings": readings(rule.id),

@@ -36,23 +36,31 @@
   const share = (numerator, denominator) => Number((numerator * 10000n) / denominator) / 10000;
   const barWidth = (numerator, denominator) => `${100 * share(numerator, denominator)}%`;
 
+  // a radio group (the chart's view) is one input: the value of its checked button
+  const group = (element) => [...element.form.elements[element.name]];
   const initial = (element) =>
     element.type === "checkbox" ? (element.defaultChecked ? "1" : "0")
+      : element.type === "radio" ? group(element).find((r) => r.defaultChecked).value
       : element.tagName === "SELECT" ? [...element.options].find((o) => o.defaultSelected).value
         : element.defaultValue;
 
   const current = (element) =>
-    element.type === "checkbox" ? (element.checked ? "1" : "0") : element.value.trim();
+    element.type === "checkbox" ? (element.checked ? "1" : "0")
+      : element.type === "radio" ? group(element).find((r) => r.checked).value : element.value.trim();
 
-  // Read one calculator's inputs; an invalid one gives an error message, never a value.
-  function readInputs(form, data) {
+  // Read one calculator's inputs (all but `searched`, the one a question looks for); an
+  // invalid one gives an error message, never a value.
+  function readInputs(form, data, searched) {
     for (const element of form.elements) {
       if (element.dataset.invalid !== undefined) return { error: element.dataset.invalid };
     }
     const values = {};
     for (const [name, [low, high]] of Object.entries(data.inputs)) {
+      if (name === searched) continue;
       let text = form.elements[name].value.trim();
-      if (name === "target") text = text.replace(/^([0-9]+)\+$/, "$1"); // a d6 Leadership: "4+"
+      // as the rules write it ("4+"), by the pattern rulesref reads it with
+      const asWritten = data.written?.[name] && new RegExp(`^(?:${data.written[name]})$`).exec(text);
+      if (asWritten) text = asWritten[1];
       const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : NaN;
       if (!(value >= low && value <= high)) {
         const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
@@ -115,41 +123,99 @@
     return element;
   }
 
+  // Whole-number fraction arithmetic on the stored answers (no rule: a difference and a
+  // complement), so the chart's other views stay exact.
+  const gcd = (a, b) => { while (b) [a, b] = [b, a % b]; return a < 0n ? -a : a; };
+  const minus = ([a, b], [c, d]) => {
+    const n = a * d - c * b, m = b * d, g = gcd(n, m) || 1n;
+    return [n / g, m / g];
+  };
+  const written = ([n, d]) => (d === 1n ? `${n}` : `${n}/${d}`);
+  // the questions beside the calculators (questions.js) read and write as these do
+  window.rulesrefCalculators = { percent, readInputs, parseFraction, gcd, minus, written };
+
+  // The swept answers are one cumulative view of a distribution (data-sweep-reads): the
+  // chance to stand lost by k is the chance that the greatest defeat the dice stand is k
+  // or more; the chance to pass with n re-rolls, that the roll that holds is the n-th or
+  // earlier. Its neighbour in the other direction gives the other two views
+  // (rulesref.questions.greatest_margin_odds and holding_roll_odds, read by `viewed`).
+  function views(series, reads) {
+    const step = reads === "at least" ? 1 : -1;
+    const neighbour = (index) => series[index + step] || [0n, 1n]; // nothing past the ends
+    const other = reads === "at least" ? "at most" : "at least";
+    return {
+      [reads]: series,
+      exactly: series.map((p, index) => minus(p, neighbour(index))),
+      [other]: series.map((_, index) => minus([1n, 1n], neighbour(index))),
+    };
+  }
+
+  function sweepTable(caption, sweep, values, fractions) {
+    const table = document.createElement("table");
+    const cell = (tag, text, scope) => {
+      const element = document.createElement(tag);
+      element.textContent = text;
+      if (scope) element.scope = scope;
+      return element;
+    };
+    const row = (...cells) => { const tr = document.createElement("tr"); tr.append(...cells); return tr; };
+    table.append(cell("caption", caption));
+    const head = document.createElement("thead");
+    head.append(row(cell("th", sweep, "col"), cell("th", "chance", "col"), cell("th", "%", "col")));
+    const body = document.createElement("tbody");
+    values.forEach((value, index) => body.append(row(
+      cell("th", `${value}`, "row"), cell("td", written(fractions[index])),
+      cell("td", percent(...fractions[index])))));
+    table.append(head, body);
+    return table;
+  }
+
   function drawSweep(calculator, data, inputs) {
     const box = calculator.querySelector(".rr-sweep");
     const sweep = calculator.dataset.sweep;
     if (!box || !sweep) return;
     const [low, last] = data.inputs[sweep];
     const high = Math.min(last, Number(calculator.dataset.sweepTo || last)); // a readable width
+    const series = [];
+    for (let value = low; value <= last; value += 1) {
+      let answer = data.answers;
+      for (const [name, [first]] of Object.entries(data.inputs)) {
+        answer = answer[(name === sweep ? value : inputs[name]) - first];
+      }
+      series.push(parseFraction(answer[inputs.flags]));
+    }
+    const view = calculator.querySelector("input[name=view]:checked")?.value || calculator.dataset.sweepReads;
+    const shown = views(series, calculator.dataset.sweepReads)[view];
+    const name = sweep.replace("_", " ");
+    const chance = `Chance that ${calculator.dataset.sweepWhat} is ${view}`;
     const width = 360, height = 170, left = 40, bottom = 36, top = 8;
     const step = (width - left - 6) / (high - low + 1);
     const y = (share) => top + (1 - share) * (height - top - bottom);
-    const svg = svgElement("svg", {
-      viewBox: `0 0 ${width} ${height}`, class: "rr-chart", role: "img",
-      "aria-label": `${calculator.dataset.yes} for each ${sweep.replace("_", " ")}`,
-    });
+    const svg = svgElement("svg", { viewBox: `0 0 ${width} ${height}`, class: "rr-chart", role: "img", "aria-label": `${chance} each ${name} from ${low} to ${high}` });
     for (const tick of [0, 50, 100]) {
       svg.append(svgElement("line", { class: "rr-grid", x1: left, x2: width - 6, y1: y(tick / 100), y2: y(tick / 100) }));
       svg.append(svgElement("text", { x: left - 4, y: y(tick / 100) + 4, "text-anchor": "end" }, `${tick}%`));
     }
     for (let value = low; value <= high; value += 1) {
-      let answer = data.answers;
-      for (const [name, [first]] of Object.entries(data.inputs)) {
-        answer = answer[(name === sweep ? value : inputs[name]) - first];
-      }
-      const [n, d] = parseFraction(answer[inputs.flags]);
+      const [n, d] = shown[value - low];
       const x = left + (value - low) * step;
       const bar = svgElement("rect", {
         x: x + step * 0.15, y: y(share(n, d)), width: step * 0.7, height: y(0) - y(share(n, d)),
         class: value === inputs[sweep] ? "rr-c0 rr-column rr-current" : "rr-c0 rr-column rr-other",
       });
-      bar.append(svgElement("title", {}, `${sweep.replace("_", " ")} ${value}: ${percent(n, d)} (${answer[inputs.flags]})`));
+      bar.append(svgElement("title", {}, `${name} ${value}: ${percent(n, d)} (${written([n, d])})`));
       svg.append(bar);
       svg.append(svgElement("text", { x: x + step / 2, y: height - bottom + 14, "text-anchor": "middle" }, value));
     }
-    svg.append(svgElement("text", { x: (left + width) / 2, y: height - 4, "text-anchor": "middle" },
-      `${calculator.dataset.yes} by ${sweep.replace("_", " ")}`));
-    box.replaceChildren(svg);
+    svg.append(svgElement("text", { x: (left + width) / 2, y: height - 4, "text-anchor": "middle" }, `${name}: ${view}`));
+    const numbers = document.createElement("details");
+    numbers.className = "rr-sweep-numbers";
+    numbers.open = box.querySelector("details")?.open || false; // a redraw keeps it as it was
+    const summary = document.createElement("summary");
+    summary.textContent = "The chart's numbers";
+    const values = Array.from({ length: high - low + 1 }, (_, index) => low + index);
+    numbers.append(summary, sweepTable(`${chance} the ${name} of each row`, name, values, shown));
+    box.replaceChildren(svg, numbers);
   }
 
   function show(calculator, data) {
@@ -188,10 +254,13 @@
           element.dataset.invalid = `${element.name} must be 0 or 1, got ${shown}`;
         }
         element.checked = value === "1";
-      } else if (element.tagName === "SELECT") {
-        const allowed = [...element.options].map((option) => option.value);
+      } else if (element.tagName === "SELECT" || element.type === "radio") {
+        const allowed = element.type === "radio" ? group(element).map((r) => r.value)
+          : [...element.options].map((option) => option.value);
         if (!allowed.includes(value)) {
           element.dataset.invalid = `${element.name} must be one of ${allowed.join(", ")}, got ${shown}`;
+        } else if (element.type === "radio") {
+          element.checked = element.value === value;
         } else {
           element.value = value;
         }
