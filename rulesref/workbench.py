@@ -226,12 +226,13 @@ def compared(question: object, kept: str) -> Json:
 
     unit = {"name": "A", "starting": 10, "leadership": "4+"}
     a = {"force": {"commands": [{"name": "P", "units": [unit]}], "casualties": {"A": 6}}}
-    b = {"force": {**a["force"], "casualties": {"A": 7}}}
+    steadier = {**unit, "leadership": "3+"}
+    b = {"force": {**a["force"], "commands": [{"name": "P", "units": [steadier]}]}}
     both = compared(b, json.dumps(a))
     print(both["a"]["force_breaks"]["percent"], both["force_breaks"]["percent"])
-    #> 50.0% 75.0%
+    #> 50.0% 33.3%
     print(both["difference"]["force_breaks"])
-    #> {'difference': '1/4', 'points': '+25.0 points'}
+    #> {'difference': '-1/6', 'points': '-16.7 points'}
     ```
     """
     answered, of_a = _answered(question), _kept(kept)

@@ -310,9 +310,12 @@ def test_a_hostile_address_is_refused_at_once_without_blocking_the_page(
     shared_page, fragment, message
 ):
     """Opened into a page that shows B Company: the refusal at the top, no number, the
-    form still there, and no task of the main thread over BLOCK_MS."""
+    form still there, and the page's own work in no task over BLOCK_MS (the address
+    of over LIMIT characters is dropped: Chromium's change of it, under BROWSER_BLOCK_MS,
+    is measured apart and written to test-artifacts/workbench-blocks.json)."""
     page = shared_page
     top = page.locator(".rr-wb-top")
+    chromiums: list[float] = []
 
     def refused() -> float:
         """The page's own part of its longest task: the task less Chromium's changes of
@@ -329,9 +332,12 @@ def test_a_hostile_address_is_refused_at_once_without_blocking_the_page(
         block = longest_block(page, after_hashchange=True)
         browsers = page.evaluate("window.__addressMs.reduce((sum, ms) => sum + ms, 0)")
         assert block < BROWSER_BLOCK_MS and (browsers == 0 or len(fragment) > LIMIT)
+        chromiums.append(browsers)
         return max(0.0, block - browsers)
 
     assert least_of(3, refused) < BLOCK_MS
+    if max(chromiums):  # reported beside the page's own: the browser's part, not bounded here
+        BLOCKS[f"{len(fragment)} characters: Chromium changing the address"] = min(chromiums)
     assert shows_no_number(page)
     assert page.locator(".rr-wb-form input").count() > 10  # the form, not a blank page
 
