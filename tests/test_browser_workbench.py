@@ -1018,6 +1018,7 @@ def test_a_battle_kept_as_a_by_keyboard_compares_each_outcome(bench):
     page.get_by_role("button", name="Drop A").focus()
     page.keyboard.press("Enter")
     assert next_answer(page, before) == answer({"battle": forest})
+    assert page.evaluate("document.activeElement.textContent") == "Keep as A"
 
 
 @pytest.mark.parametrize(

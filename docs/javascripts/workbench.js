@@ -863,16 +863,18 @@ function page() {
   }
   // --- A: the description kept, to compare each change with
   const keepNote = el("span", { class: "rr-wb-ab-note", role: "status" });
+  const keepButton = button("Keep as A", () => {
+    state.kept[state.tab] = structuredClone(question());
+    changed();
+    drawKept();
+  });
   const dropButton = button("Drop A", () => {
     state.kept[state.tab] = null;
     changed();
     drawKept();
+    keepButton.focus();  // the focused button is hidden now: a keyboard keeps its place
   });
-  const keep = el("p", { class: "rr-wb-keep" }, button("Keep as A", () => {
-    state.kept[state.tab] = structuredClone(question());
-    changed();
-    drawKept();
-  }), " ", dropButton, " ", keepNote);
+  const keep = el("p", { class: "rr-wb-keep" }, keepButton, " ", dropButton, " ", keepNote);
   function drawKept() {
     const kept = state.kept[state.tab] !== null;
     dropButton.hidden = !kept;
