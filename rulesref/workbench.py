@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from rulesref.campaign import Role
 from rulesref.errors import RulesError
 from rulesref.exact import Rational, fraction_text, short_fraction
 from rulesref.inputs import POLICIES, InputError, battle_from_json, force_from_json, parse_json
@@ -43,7 +44,6 @@ Json = dict[str, Any]
 # An answer's exact numbers before they are written for the page: each outcome's
 # probability, in mappings by name (a unit, a role, a fate) as deep as the answer nests.
 Tree = Mapping[str, "Rational | Tree"]
-ROLES = ("attacker", "defender")
 
 
 def _exact(p: Rational) -> dict[str, str]:
@@ -91,7 +91,7 @@ def _battle(data: object) -> tuple[Json, Tree]:
         "outcomes": _named(odds.outcomes),
     }
     for name in ("hits", "battle_damage", "fate"):
-        tree[name] = {role: _named(getattr(odds, name)[role]) for role in ROLES}
+        tree[name] = {str(role): _named(getattr(odds, name)[role]) for role in Role}
     tree |= {"routed": _named(odds.routed), "must_check": _named(odds.must_check)}
     return {"test": "battle"}, tree
 
