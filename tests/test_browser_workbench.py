@@ -19,7 +19,9 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from a11y import axe_source
 from playwright.sync_api import sync_playwright
+from test_a11y import SERIOUS, axe_violations
 from test_browser import CHROMIUM, FLAGS
 from test_workbench import B_COMPANY, address
 
@@ -27,7 +29,7 @@ from rulesref import campaign, leadership
 from rulesref.inputs import MAX_BYTES as MAX_FILE_BYTES
 from rulesref.inputs import MAX_DEPTH as MAX_JSON_DEPTH
 from rulesref.leadership import MAX_UNITS
-from rulesref.workbench import answer
+from rulesref.workbench import answer, compared
 from rulesref.workbench_choices import SAMPLE_BATTLE, choices, page_data
 
 # one pytest-xdist worker runs this module: its fixtures boot the page (and Python) once
@@ -37,10 +39,11 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 RULESREF = Path(sys.executable).parent / "rulesref"  # the command line of this checkout
 BLOCK_MS = 200  # the longest the page may block its main thread on any input
-# Chromium itself, after a 1.9 MB address is pasted, runs tasks of 0.2-0.5 s on this
-# shared machine (a trace shows its page-state sync and a frame, none of the page's
-# script): the page drops such an address at once, and this bound is the browser's
-BROWSER_BLOCK_MS = 1000
+# Chromium itself, leaving a 1.9 MB address for any other (history.replaceState, or a
+# reload), commits the change on the main thread in 0.35-1.2 s on this shared machine (a
+# trace: RenderFrameImpl::didFinishSameDocumentNavigation); the page drops such an
+# address at once, its own work bounded by BLOCK_MS, and this bound is the browser's
+BROWSER_BLOCK_MS = 2500
 LIMIT = choices()["limits"]["address"]
 
 # ---------------------------------------------------------------- the data file
@@ -91,6 +94,16 @@ new PerformanceObserver((list) => {
 // when the page is told of a new address: the browser's own taking of it comes before
 const told = () => { window.__hashchange = performance.now(); };
 addEventListener("hashchange", told, { capture: true });
+// how long each change of the address takes: leaving a 1.9 MB address, Chromium commits
+// the change on the main thread (FrameLoader::updateForSameDocumentNavigation, traced
+// 0.35 s and more), whatever the new address; the page's own work is the rest of a task
+window.__addressMs = [];
+const replace = history.replaceState.bind(history);
+history.replaceState = (...args) => {
+  const started = performance.now();
+  replace(...args);
+  window.__addressMs.push(performance.now() - started);
+};
 window.__workers = [];
 const PageWorker = window.Worker;
 window.Worker = class extends PageWorker {
@@ -264,6 +277,34 @@ HOSTILE_ADDRESSES = {
     "not UTF-8": ("#v1.f." + packed(b"\xff\xfe"), "this link is damaged"),
     "not an object": ("#v1.f." + packed("[1, 2]"), "this link is damaged: it holds no description"),
     "newer": ("#v2.f.AAAA", "this link is from a newer version of the site (v2)"),
+    # A and B: each a description of the tab, each within the limits of one
+    "A and B, A not an object": (
+        "#v1.f.ab." + packed(json.dumps({"a": 5, "b": B_COMPANY})),
+        "this link is damaged: it holds no description",
+    ),
+    "A and B, B missing": (
+        "#v1.f.ab." + packed(json.dumps({"a": B_COMPANY})),
+        "this link is damaged: it holds no description",
+    ),
+    "A and B, A a battle": (
+        "#v1.f.ab." + packed(json.dumps({"a": SAMPLE_BATTLE, "b": B_COMPANY})),
+        "this link is damaged: the force has no commands",
+    ),
+    "A and B, A over the byte limit": (
+        "#v1.f.ab." + packed(json.dumps({"a": {"name": " " * MAX_FILE_BYTES}, "b": B_COMPANY})),
+        f"this link is too large: a description holds more than {MAX_FILE_BYTES} bytes",
+    ),
+    "A and B, inflating past two descriptions": (
+        "#v1.f.ab." + packed(" " * (2 * MAX_FILE_BYTES + 100)),
+        f"this link is too large: it holds more than {2 * MAX_FILE_BYTES + 16} bytes",
+    ),
+    "A and B, A of 20,000 empty units": (
+        "#v1.f.ab."
+        + packed(
+            json.dumps({"a": {"commands": [{"name": "P", "units": [{}] * 20_000}]}, "b": B_COMPANY})
+        ),
+        f"this link holds 20000 units, at most {MAX_UNITS}",
+    ),
 }
 
 
@@ -274,22 +315,34 @@ def test_a_hostile_address_is_refused_at_once_without_blocking_the_page(
     shared_page, fragment, message
 ):
     """Opened into a page that shows B Company: the refusal at the top, no number, the
-    form still there, and no task of the main thread over BLOCK_MS."""
+    form still there, and the page's own work in no task over BLOCK_MS (the address
+    of over LIMIT characters is dropped: Chromium's change of it, under BROWSER_BLOCK_MS,
+    is measured apart and written to test-artifacts/workbench-blocks.json)."""
     page = shared_page
     top = page.locator(".rr-wb-top")
+    chromiums: list[float] = []
 
     def refused() -> float:
+        """The page's own part of its longest task: the task less Chromium's changes of
+        the address in it (none but for an address over the limit, which is dropped)."""
         page.evaluate("location.hash = '#'")
         before = page.get_attribute("#rr-workbench", "data-refused")
         longest_block(page)  # only what the link causes is measured
+        page.evaluate("window.__addressMs = []")
         set_hash(page, fragment)
         page.wait_for_function(
             f"document.getElementById('rr-workbench').dataset.refused !== {json.dumps(before)}"
         )
         assert top.is_visible() and top.inner_text().startswith(message)
-        return longest_block(page, after_hashchange=True)
+        block = longest_block(page, after_hashchange=True)
+        browsers = page.evaluate("window.__addressMs.reduce((sum, ms) => sum + ms, 0)")
+        assert block < BROWSER_BLOCK_MS and (browsers == 0 or len(fragment) > LIMIT)
+        chromiums.append(browsers)
+        return max(0.0, block - browsers)
 
-    assert least_of(3, refused) < (BROWSER_BLOCK_MS if len(fragment) > LIMIT else BLOCK_MS)
+    assert least_of(3, refused) < BLOCK_MS
+    if max(chromiums):  # reported beside the page's own: the browser's part, not bounded here
+        BLOCKS[f"{len(fragment)} characters: Chromium changing the address"] = min(chromiums)
     assert shows_no_number(page)
     assert page.locator(".rr-wb-form input").count() > 10  # the form, not a blank page
 
@@ -309,6 +362,11 @@ def test_a_hostile_address_opened_afresh_shows_the_form_and_the_refusal(bench, n
 
 def fragment_of(tab: str, data: object) -> str:
     return address(tab[0], data)
+
+
+def pair_of(tab: str, kept: object, data: object) -> str:
+    """The address of a page comparing `data` (B) with `kept` (A)."""
+    return f"#v1.{tab[0]}.ab.{packed(json.dumps({'a': kept, 'b': data}))}"
 
 
 # descriptions the form must draw whatever they hold, with the bad field marked by the
@@ -877,4 +935,125 @@ def test_screenshots_and_nothing_wider_than_the_screen(browser, server, width, s
     page.locator("""fieldset[data-path='["leaders",0]']""").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"workbench-page-refusal-{width}-{scheme}.png"))
     assert (ARTIFACTS / f"workbench-page-{width}-{scheme}.png").stat().st_size > 10_000
+    context.close()
+
+
+# ---------------------------------------------------------------- A and B side by side
+
+LESS_LOST = {**B_COMPANY, "casualties": {**B_COMPANY["casualties"], "MG Team": 1}}
+
+
+def field_at(page, path: list):
+    return page.locator(f"[data-path='{json.dumps(path, separators=(',', ':'))}']")
+
+
+def comparison_rows(page) -> list[list[str]]:
+    """Each row of the comparison: its words, A, B and B - A (on a phone a fraction sits
+    under its percentage: one space here)."""
+    return [
+        [" ".join(text.split()) for text in row.locator("th, td").all_inner_texts()]
+        for row in page.locator("table.rr-wb-ab tbody tr").all()
+    ]
+
+
+def test_a_force_kept_as_a_and_changed_shows_a_and_b_and_the_address_holds_both(bench):
+    """Issue 21: Keep as A, change the form, and each outcome that changed is shown with A,
+    B and B - A as rulesref gives them; the address opens to the same A and B; Drop A
+    goes back to one answer and a one-description address."""
+    page = bench(fragment_of("force", B_COMPANY))
+    before = answered(page)
+    page.get_by_role("button", name="Keep as A").click()
+    same = next_answer(page, before)
+    assert same == compared({"force": B_COMPANY}, json.dumps({"force": B_COMPANY}))
+    assert comparison_rows(page) == [["B Company breaks", "25.0% 1/4", "25.0% 1/4", "no change 0"]]
+    page.wait_for_function("location.hash.startsWith('#v1.f.ab.')")
+    kept_address = page.evaluate("location.hash")
+    before = answered(page)
+    field_at(page, ["casualties", "MG Team"]).fill("1")
+    expected = compared({"force": LESS_LOST}, json.dumps({"force": B_COMPANY}))
+    assert next_answer(page, before) == expected
+    rows = comparison_rows(page)
+    changes = {k: v for k, v in expected["difference"]["unit_removed"].items()}
+    assert rows[0] == [
+        "B Company breaks",
+        "25.0% 1/4",
+        f"{expected['force_breaks']['percent']} {expected['force_breaks']['probability']}",
+        f"{expected['difference']['force_breaks']['points']} "
+        f"{expected['difference']['force_breaks']['difference']}",
+    ]
+    assert ["MG Team is off the table", "40.6% 13/32"] == rows[-1][:2]
+    assert rows[-1][3] == f"{changes['MG Team']['points']} {changes['MG Team']['difference']}"
+    assert all("no change" not in row[3] for row in rows[1:])
+    summary = page.inner_text(".rr-wb-summary")
+    assert summary.startswith("B Company breaks: A 25.0% · B ")
+    page.wait_for_function(f"location.hash !== {json.dumps(kept_address)}")
+    page.wait_for_timeout(100)
+    shared = page.evaluate("location.hash")
+    assert shared.startswith("#v1.f.ab.")
+    other = bench(shared)
+    assert shown_answer(other) == expected
+    assert field_at(other, ["casualties", "MG Team"]).input_value() == "1"
+    before = answered(other)
+    other.get_by_role("button", name="Drop A").click()
+    assert next_answer(other, before) == answer({"force": LESS_LOST})
+    assert other.locator("table.rr-wb-ab").count() == 0
+    other.wait_for_function("/^#v1\\.f\\.(?!ab\\.)/.test(location.hash)")
+    assert other.get_by_role("button", name="Drop A").is_hidden()
+
+
+def test_a_battle_kept_as_a_by_keyboard_compares_each_outcome(bench):
+    """The battle by keyboard alone: Enter on Keep as A, an arrow key on the terrain; the
+    rows of the comparison are those rulesref gives, each with its difference."""
+    page = bench(fragment_of("battle", SAMPLE_BATTLE))
+    before = answered(page)
+    page.get_by_role("button", name="Keep as A").focus()
+    page.keyboard.press("Enter")
+    next_answer(page, before)
+    before = answered(page)
+    field_at(page, ["terrain"]).focus()
+    page.keyboard.press("ArrowDown")  # open to forest
+    forest = {**SAMPLE_BATTLE, "terrain": "forest"}
+    expected = compared({"battle": forest}, json.dumps({"battle": SAMPLE_BATTLE}))
+    assert next_answer(page, before) == expected
+    rows = {row[0]: row for row in comparison_rows(page)}
+    for who, words in (("attacker", "the attacker wins"), ("defender", "the defender wins")):
+        change = expected["difference"]["victor"][who]
+        assert rows[words][3] == f"{change['points']} {change['difference']}"
+        assert rows[words][1] == " ".join(
+            answer({"battle": SAMPLE_BATTLE})["victor"][who][k] for k in ("percent", "probability")
+        )
+    assert all(row[3] != "no change 0" for row in list(rows.values())[1:])
+    before = answered(page)
+    page.get_by_role("button", name="Drop A").focus()
+    page.keyboard.press("Enter")
+    assert next_answer(page, before) == answer({"battle": forest})
+    assert page.evaluate("document.activeElement.textContent") == "Keep as A"
+
+
+@pytest.mark.parametrize(
+    "width, scheme", [(390, "dark"), (390, "light"), (1280, "dark"), (1280, "light")]
+)
+def test_a_and_b_read_at_every_width_and_scheme_with_no_serious_violation(
+    browser, server, width, scheme
+):
+    """The comparison at 390 px (each outcome above its A, B and B - A) and 1280 px (four
+    columns), light and dark: nothing wider than the screen, no serious axe violation.
+    For a person to look at: test-artifacts/workbench-ab-<width>-<scheme>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(server + pair_of("force", B_COMPANY, LESS_LOST))
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    table = page.locator("table.rr-wb-ab")
+    assert len(comparison_rows(page)) > 3
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    outside = table.evaluate(
+        """(t) => [...t.querySelectorAll('*')].filter((e) => e.getClientRects().length
+             && e.getBoundingClientRect().right > innerWidth + 0.5).length"""
+    )
+    assert outside == 0
+    page.evaluate("window.scrollTo(0, document.querySelector('.rr-wb-keep').offsetTop - 60)")
+    page.screenshot(path=str(ARTIFACTS / f"workbench-ab-{width}-{scheme}.png"))
+    found = axe_violations(page, axe_source())
+    assert not [v for v in found if v["impact"] in SERIOUS], found
     context.close()

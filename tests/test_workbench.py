@@ -15,6 +15,8 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from playwright.sync_api import sync_playwright
 from sympy import Rational
 from test_browser import CHROMIUM, FLAGS
@@ -23,7 +25,8 @@ from rulesref.campaign import Battle, LeadershipCheck, Platoon, Readings, Side
 from rulesref.campaign import most_withdrawals as most
 from rulesref.leadership import MAX_UNITS
 from rulesref.odds.battle import battle_odds
-from rulesref.workbench import answer, answer_text
+from rulesref.tables import percent
+from rulesref.workbench import answer, answer_text, compared, points
 
 # one pytest-xdist worker runs this module: its fixtures boot the page (and Python) once
 pytestmark = pytest.mark.xdist_group("workbench")
@@ -293,6 +296,116 @@ def test_the_command_lines_limits_apply():
     big = json.loads(answer_text(json.dumps({"force": {"name": "x" * 100_000}})))["error"]
     assert "at most 100000 bytes" in big["message"]
     assert "readable JSON" in json.loads(answer_text("{"))["error"]["message"]
+
+
+# ---------------------------------------------------------------- A and B side by side
+
+
+def leaves(tree: dict, path: tuple = ()) -> dict[tuple, dict]:
+    """Every probability of an answer (or difference) by its path."""
+    found = {}
+    for name, value in tree.items():
+        if isinstance(value, dict) and not {"probability", "difference"} & set(value):
+            found |= leaves(value, (*path, name))
+        elif isinstance(value, dict):
+            found[(*path, name)] = value
+    return found
+
+
+def odds_of(shown: dict) -> dict:
+    return {k: v for k, v in shown.items() if k not in ("test", "force", "html", "a")}
+
+
+def check_difference(a_question: dict, b_question: dict, *, absent_is_nought: bool) -> dict:
+    """compared(B, A) is B's own answer, A's own answer and, for each probability, B - A
+    worked out here from the two answers' fractions."""
+    both = compared(b_question, json.dumps(a_question))
+    a, b = answer(a_question), answer(b_question)
+    assert both["a"] == a and {k: v for k, v in both.items() if k not in ("a", "difference")} == b
+    in_a, in_b = leaves(odds_of(a)), leaves(odds_of(b))
+    paths = set(in_b) | set(in_a) if absent_is_nought else set(in_b) & set(in_a)
+    nought = {"probability": "0"}
+    expected = {
+        path: Rational(in_b.get(path, nought)["probability"])
+        - Rational(in_a.get(path, nought)["probability"])
+        for path in paths
+    }
+    got = leaves(both["difference"])
+    assert {path: Rational(v["difference"]) for path, v in got.items()} == expected
+    for path, change in got.items():
+        if expected[path] == 0:
+            assert change["points"] == "no change"
+        else:
+            assert change["points"].startswith("+" if expected[path] > 0 else "-")
+            assert change["points"] != "+0.0 points" and change["points"] != "-0.0 points"
+    return both
+
+
+def test_a_force_kept_as_a_and_changed_shows_each_difference():
+    """B Company kept as A; B has lost one model fewer in the MG Team, a unit is added and
+    one is renamed: each unit both have is compared, the others are not."""
+    changed_force = copy.deepcopy(B_COMPANY)
+    changed_force["casualties"]["MG Team"] -= 1
+    squads = changed_force["commands"][0]["units"]
+    squads.append({"name": "New", "starting": 5, "leadership": "4+"})
+    both = check_difference({"force": B_COMPANY}, {"force": changed_force}, absent_is_nought=False)
+    assert both["difference"]["force_breaks"]["difference"] == str(
+        Rational(both["force_breaks"]["probability"]) - Rational("1/4")
+    )
+    assert "New" in both["unit_fails"] and "New" not in both["difference"]["unit_fails"]
+    assert both["difference"]["unit_fails"]["MG Team"]["points"] == "-25.0 points"
+
+
+@pytest.mark.parametrize("name", BATTLES)
+def test_a_battle_kept_as_a_and_changed_shows_each_difference(name):
+    """Each sample battle against the gun and infantry: outcomes only one of them can end
+    in count as probability 0 in the other; each side's chances of one kind sum to 0."""
+    a, b = {"battle": BATTLES["gun against infantry"]}, {"battle": BATTLES[name]}
+    both = check_difference(a, b, absent_is_nought=True)
+    for odds in (both["difference"]["victor"], both["difference"]["outcomes"]):
+        assert sum(Rational(change["difference"]) for change in odds.values()) == 0
+    reverse = compared(a, json.dumps(b))["difference"]
+    assert {p: -Rational(v["difference"]) for p, v in leaves(reverse).items()} == {
+        p: Rational(v["difference"]) for p, v in leaves(both["difference"]).items()
+    }
+
+
+def test_a_description_kept_unchanged_differs_in_nothing():
+    both = compared({"force": B_COMPANY}, json.dumps({"force": B_COMPANY}))
+    assert {v["points"] for v in leaves(both["difference"]).values()} == {"no change"}
+
+
+@pytest.mark.parametrize(
+    "kept, message",
+    [
+        ("{", "kept description must be readable JSON"),
+        (json.dumps({"battle": BATTLES["gun against infantry"]}), "kept must be cascade"),
+        (json.dumps({"force": {"commands": 5}}), "commands must be a JSON list"),
+    ],
+)
+def test_a_kept_description_that_cannot_be_answered_leaves_b_answered(kept, message):
+    """A refusal of A is A's, beside B's answer: B is still shown, and nothing compared."""
+    both = json.loads(answer_text(json.dumps({"force": B_COMPANY}), kept))
+    assert message in both["a"]["error"]["message"] and "difference" not in both
+    assert {k: v for k, v in both.items() if k != "a"} == answer({"force": B_COMPANY})
+
+
+def test_a_refusal_of_b_is_b_s_whatever_was_kept():
+    bad = {"force": {**B_COMPANY, "casualties": {"MG Team": 99}}}
+    assert compared(bad, json.dumps({"force": B_COMPANY})) == answer(bad)
+
+
+@given(st.fractions(-1, 1))
+def test_points_never_read_nought_unless_nought(difference):
+    """A difference in points has its sign, reads "no change" only when it is 0, and is
+    the percentage of its size otherwise."""
+    shown = points(Rational(difference.numerator, difference.denominator))
+    if difference == 0:
+        assert shown == "no change"
+    else:
+        size = percent(Rational(abs(difference.numerator), difference.denominator))
+        assert shown == ("+" if difference > 0 else "-") + size.removesuffix("%") + " points"
+        assert not re.fullmatch(r"[+-]0\.0 points", shown)
 
 
 # ---------------------------------------------------------------- the page, in Chromium

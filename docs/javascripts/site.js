@@ -130,6 +130,9 @@
 
   // "#without-insane-courage" names a tab (its radio button): open it and show it.
   function openTab() {
+    // no id is this long: a longer fragment (a Workbench link, up to megabytes) is no
+    // tab, and decoding it and looking it up would block the page
+    if (location.hash.length > 256) return;
     const id = decodeURIComponent(location.hash.slice(1));
     const target = id && document.getElementById(id);
     if (target && target.matches(".tabbed-set > input[type=radio]")) {

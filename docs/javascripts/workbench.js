@@ -10,6 +10,10 @@
 // JSON.parse, the counts before the form is drawn), and the form draws a bounded number
 // of cards. Names are data: a description is read through own properties only.
 //
+// A description can be kept as "A": each answer then comes with A's beside it and the
+// difference of each probability, worked out by rulesref (rulesref.workbench.compared),
+// and the address holds both.
+//
 // The same file is the Worker (started with its own address): see `worker()` below.
 "use strict";
 
@@ -43,7 +47,8 @@ async function worker() {
     const started = performance.now();
     const reply = { id: data.id };
     try {
-      const text = ask(data.question);
+      // Python's None is JavaScript's undefined (null would reach it as JsNull)
+      const text = ask(data.question, data.kept ?? undefined);
       if (typeof text !== "string") throw new Error("Python gave no answer");
       reply.answer = text;  // as text: a structured clone drops a unit named "__proto__"
     } catch (error) {
@@ -86,7 +91,7 @@ function page() {
   // --- the description being edited: the JSON the command line reads (a force) or the
   // JSON of rulesref.workbench (a battle); the form is drawn from it, and only own
   // properties are read or written (a unit may be called "__proto__" or "constructor")
-  const state = { tab: "force", force: null, battle: null };
+  const state = { tab: "force", force: null, battle: null, kept: { force: null, battle: null } };
   const isObject = (value) => value !== null && typeof value === "object";
   const isRecord = (value) => isObject(value) && !Array.isArray(value);
   const own = (place, step) => (isObject(place) && Object.hasOwn(place, step) ? place[step] : undefined);
@@ -470,8 +475,8 @@ function page() {
   }
   const fraction = (exact) => el("span", { class: "rr-wb-exact" }, el("strong", { text: exact.percent }), " ", el("span", { class: "rr-wb-frac", text: fractionText(exact.probability) }));
   const barOf = (exact, tone = "rr-c0") => el("span", { class: `rr-wb-bar ${tone}`, style: `width:${100 * ratio(exact.probability)}%` });
-  function table(caption, headings, rows) {
-    return el("table", { class: "rr-wb-table" }, el("caption", { text: caption }),
+  function table(caption, headings, rows, kind = "") {
+    return el("table", { class: `rr-wb-table ${kind}`.trim() }, el("caption", { text: caption }),
       el("thead", {}, el("tr", {}, ...headings.map((h) => el("th", { scope: "col", text: h })))),
       el("tbody", {}, ...rows.map(([name, ...cells]) => el("tr", {}, el("th", { scope: "row", text: name }), ...cells.map((cell) => el("td", {}, cell))))));
   }
@@ -536,6 +541,52 @@ function page() {
     if (answer.error) showError(answer.error);
     else if (answer.test === "cascade") showForce(answer);
     else showBattle(answer);
+    if (!answer.error && answer.a) results.prepend(...compared(answer));
+  }
+
+  // --- A and B side by side: each probability both have, and B - A as rulesref gives it
+  // (exact, signed, in points); the rows that changed first, the others counted
+  const ZERO = { probability: "0", percent: "0.0%" };  // an outcome a battle cannot end in
+  function outcomes(answer) {  // [words, path] of every probability the page compares
+    if (answer.test === "cascade") {
+      const rows = [[`${answer.force} breaks`, ["force_breaks"]]];
+      for (const level of ["command", "unit"]) {
+        for (const name of Object.keys(own(answer.difference, `${level}_removed`) ?? {})) {
+          rows.push([`${name} fails its own test`, [`${level}_fails`, name]], [`${name} is off the table`, [`${level}_removed`, name]]);
+        }
+      }
+      return rows;
+    }
+    const rows = Object.keys(answer.difference.victor).map((who) => [WHO.get(who) ?? who, ["victor", who]]);
+    for (const role of ["attacker", "defender"]) {
+      rows.push(...Object.keys(answer.difference.fate[role]).map((fate) => [`the ${role}: ${fate}`, ["fate", role, fate]]),
+        [`the ${role} is routed (CA-16)`, ["routed", role]], [`the ${role} must check (CA-17)`, ["must_check", role]],
+        ...Object.keys(answer.difference.hits[role]).map((hits) => [`the ${role} takes ${hits} hit${hits === "1" ? "" : "s"}`, ["hits", role, hits]]));
+    }
+    return [...rows, ...Object.keys(answer.difference.outcomes).map((outcome) => [outcome, ["outcomes", outcome]])];
+  }
+  const at = (tree, path) => path.reduce(own, tree);
+  const change = (difference) => el("span", { class: "rr-wb-exact" }, el("strong", { text: difference.points }), " ",
+    el("span", { class: "rr-wb-frac", text: fractionText(difference.difference) }));
+  function compared(answer) {
+    if (answer.a.error) return [el("p", { class: "rr-wb-msg rr-wb-ab-note", text: `A, the description kept, cannot be answered: ${answer.a.error.message}` })];
+    const all = outcomes(answer).filter(([, path]) => at(answer.difference, path));
+    const moved = all.filter(([, path], index) => index === 0 || at(answer.difference, path).points !== "no change");
+    const rows = moved.slice(0, 2 * CARDS).map(([words, path]) => [words,
+      fraction(at(answer.a, path) ?? ZERO), fraction(at(answer, path) ?? ZERO), change(at(answer.difference, path))]);
+    const [words, path] = all[0];
+    const first = at(answer.difference, path);
+    summary.textContent = `${words}: A ${(at(answer.a, path) ?? ZERO).percent} · B ${(at(answer, path) ?? ZERO).percent} (${first.points})`;
+    const same = all.length - moved.length, unshown = moved.length - rows.length;
+    const notes = [
+      unshown ? `${unshown} more changed outcomes not shown.` : "",
+      same ? `${same} other outcome${same === 1 ? " is" : "s are"} the same in A and B.` : "",
+      "Below, B in full.",
+    ];
+    return [
+      table("A, kept, and B, the form as it is now", ["", "A", "B", "B − A"], rows, "rr-wb-ab"),
+      el("p", { class: "rr-wb-more", text: notes.filter(Boolean).join(" ") }),
+    ];
   }
 
   // --- errors: the message goes beside its field (or the nearest group), never a number
@@ -622,9 +673,11 @@ function page() {
   function ask() {
     asked += 1;
     const text = JSON.stringify({ [state.tab]: question() });
+    const kept = state.kept[state.tab];
     results.classList.add("rr-wb-stale");
-    if (root.dataset.stage !== "Ready") precomputed(text);
-    python.postMessage({ id: asked, question: text });
+    if (root.dataset.stage !== "Ready" && kept === null) precomputed(text);
+    drawKept();
+    python.postMessage({ id: asked, question: text, kept: kept === null ? null : JSON.stringify({ [state.tab]: kept }) });
     clearTimeout(slow);
     slow = setTimeout(() => {  // a big battle: say so, and let the player stop it
       status.hidden = false;
@@ -658,8 +711,7 @@ function page() {
     }
     return deepest;
   }
-  function parse(text, what) {
-    const { bytes, depth } = DATA.limits;
+  function parse(text, what, { bytes, depth } = DATA.limits) {
     if (text.length > bytes) throw new Refusal(`${what} is too large: more than ${bytes} bytes`);
     const deepest = depthOf(text);
     if (deepest > depth) throw new Refusal(`${what} nests lists and objects ${deepest} deep, at most ${depth}`);
@@ -694,9 +746,12 @@ function page() {
   }
 
   // --- the address: #v1.f.<payload> (a force) or #v1.b.<payload> (a battle), the payload
-  // base64url of deflate-raw of the JSON; a later version keeps reading v1 links
+  // base64url of deflate-raw of the JSON; with A kept, #v1.f.ab.<payload> of {"a": A,
+  // "b": B} (one stream: B compresses against A); a later version keeps reading v1 links
   const VERSION = 1;
-  const LINK = /^#v(0|[1-9][0-9]{0,5})\.([fb])\.([A-Za-z0-9_-]+)$/;
+  const LINK = /^#v(0|[1-9][0-9]{0,5})\.([fb])(\.ab)?\.([A-Za-z0-9_-]+)$/;
+  // two descriptions, each within the limits, in one object
+  const pairLimits = () => ({ bytes: 2 * DATA.limits.bytes + 16, depth: DATA.limits.depth + 1 });
   async function pack(text) {
     const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
     const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
@@ -705,7 +760,7 @@ function page() {
     return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
   // inflated a small piece at a time, and stopped as soon as it passes the byte limit
-  async function unpack(payload, what) {
+  async function unpack(payload, what, most = DATA.limits.bytes) {
     const damaged = new Refusal(`${what} is damaged: its description could not be read`);
     let bytes;
     try {
@@ -726,9 +781,9 @@ function page() {
     try {
       for (let read = await reader.read(); !read.done; read = await reader.read()) {
         size += read.value.length;
-        if (size > DATA.limits.bytes) {
+        if (size > most) {
           reader.cancel();
-          throw new Refusal(`${what} is too large: it holds more than ${DATA.limits.bytes} bytes`);
+          throw new Refusal(`${what} is too large: it holds more than ${most} bytes`);
         }
         chunks.push(read.value);
       }
@@ -740,8 +795,9 @@ function page() {
   const tooLong = el("span", { class: "rr-wb-msg rr-wb-too-long", role: "status", hidden: true });
   let writing = Promise.resolve();
   function writeAddress() {
-    const text = JSON.stringify(question());
-    const tab = state.tab === "force" ? "f" : "b";
+    const kept = state.kept[state.tab];
+    const text = JSON.stringify(kept === null ? question() : { a: kept, b: question() });
+    const tab = `${state.tab === "force" ? "f" : "b"}${kept === null ? "" : ".ab"}`;
     writing = writing.then(async () => {
       const link = `#v${VERSION}.${tab}.${await pack(text)}`;
       const fits = link.length <= DATA.limits.address;
@@ -768,7 +824,13 @@ function page() {
     if (!match || Number(match[1]) < 1) throw new Refusal("this address is not a Workbench link (it should be #v1.f.… or #v1.b.…)");
     if (Number(match[1]) > VERSION) throw new Refusal(`this link is from a newer version of the site (v${match[1]}); this page reads v${VERSION} links`);
     const tab = match[2] === "f" ? "force" : "battle";
-    return { tab, data: checked(parse(await unpack(match[3], what), what), tab, what) };
+    if (!match[3]) return { tab, data: checked(parse(await unpack(match[4], what), what), tab, what), kept: null };
+    const pair = parse(await unpack(match[4], what, pairLimits().bytes), what, pairLimits());
+    const [a, b] = [own(pair, "a"), own(pair, "b")];
+    for (const part of [a, b]) {  // each description within the limits of one
+      if (JSON.stringify(part ?? null).length > DATA.limits.bytes) throw new Refusal(`${what} is too large: a description holds more than ${DATA.limits.bytes} bytes`);
+    }
+    return { tab, data: checked(b, tab, what), kept: checked(a, tab, what) };
   }
 
   // --- import and export: the force file the command line reads
@@ -798,6 +860,27 @@ function page() {
     const link = el("a", { href: URL.createObjectURL(blob), download: `${state.tab === "force" ? named(own(state.force, "name"), "force") : "battle"}.json` });
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  }
+  // --- A: the description kept, to compare each change with
+  const keepNote = el("span", { class: "rr-wb-ab-note", role: "status" });
+  const keepButton = button("Keep as A", () => {
+    state.kept[state.tab] = structuredClone(question());
+    changed();
+    drawKept();
+  });
+  const dropButton = button("Drop A", () => {
+    state.kept[state.tab] = null;
+    changed();
+    drawKept();
+    keepButton.focus();  // the focused button is hidden now: a keyboard keeps its place
+  });
+  const keep = el("p", { class: "rr-wb-keep" }, keepButton, " ", dropButton, " ", keepNote);
+  function drawKept() {
+    const kept = state.kept[state.tab] !== null;
+    dropButton.hidden = !kept;
+    keepNote.textContent = kept
+      ? "A is kept: change the form, and each answer shows A and B side by side."
+      : "";
   }
   const files = el("p", { class: "rr-wb-files" },
     button("Load a file", () => fileInput.click()), " ", button("Download this description", download), fileInput, importMessage, " ", tooLong);
@@ -838,13 +921,14 @@ function page() {
     formMessage.hidden = true;
     state.tab = link.tab;
     state[link.tab] = link.data;
+    state.kept[link.tab] = link.kept;  // the address is the whole page: A with it, or none
     clearErrors();
     draw();
     ask();
   }
   async function start() {
     const choices = root.dataset.choices;
-    root.replaceChildren(tabs, status, results, files, formMessage, form, summary);
+    root.replaceChildren(tabs, status, keep, results, files, formMessage, form, summary);
     restart();
     try {
       DATA = await (await fetch(choices)).json();
