@@ -59,10 +59,11 @@ def break_table(library: str) -> list[str]:
     """1. Every Break test of Leadership 2-10 and lost by 0-10, Insane Courage on, with
     and without the re-roll variant."""
     cells = [(ld, by, reroll) for reroll in (False, True) for ld in LEADERSHIP for by in LOST_BY]
-    if library == "rulesref":
-        from rulesref.break_test import break_test_probability
+    if library == "rulesref":  # its tables, as the site draws them: a row per Leadership
+        from rulesref.tables import break_test_table
 
-        return [break_test_probability(ld, by, reroll=reroll) for ld, by, reroll in cells]
+        tables = (break_test_table(), break_test_table(reroll=True))
+        return [p for table in tables for row in table.cells for p in row]
     two = _d6_sum(library, 2)  # built once, queried per cell
     if library == "icepool":
         at_most = {t: two.probability("<=", t) for t in range(-8, 11)}
@@ -86,10 +87,12 @@ def break_table(library: str) -> list[str]:
 def d6_leadership(library: str) -> list[str]:
     """2. One d6 at or above 2+ ... 6+, with 0 to 10 re-rolls of a failure."""
     cells = [(target, rerolls) for target in range(2, 7) for rerolls in range(11)]
-    if library == "rulesref":
+    if library == "rulesref":  # a target's row: its test, then each number of re-rolls
+        from rulesref.dice import with_rerolls_up_to
         from rulesref.leadership import leadership_test_probability
 
-        return [leadership_test_probability(t, rerolls=r) for t, r in cells]
+        rows = [with_rerolls_up_to(leadership_test_probability(t), 10) for t in range(2, 7)]
+        return [p for row in rows for p in row]
     if library == "flint":  # its exact rationals: fails on every try, 1 - (1 - p)^(r + 1)
         from flint import fmpq
 
@@ -320,6 +323,7 @@ IMPORTS = {
         "rulesref.campaign",
         "rulesref.odds.battle",
         "rulesref.odds.cascade",
+        "rulesref.tables",
     ),
     "icepool": ("icepool",),
     "dyce": ("dyce", "dyce.evaluation"),
