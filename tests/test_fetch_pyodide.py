@@ -4,6 +4,7 @@ file is taken again, a changed or planted one refused by name; old entries do no
 
 The tests pin a small stand-in package of their own (no network), with the same code."""
 
+import ast
 import base64
 import gzip
 import hashlib
@@ -168,6 +169,43 @@ def test_the_page_gets_the_listed_modules_of_the_standard_library_byte_for_byte(
         "unicodedata"  # built into Pyodide's runtime, not a file of the zip
     }
     assert len(PINNED.page_stdlib()) < 0.6 * PINNED.STDLIB.stat().st_size
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module a file of rulesref imports, anywhere in it (in a function too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def test_every_module_of_the_standard_library_the_workbench_may_import_is_listed():
+    """From rulesref.workbench through the rulesref modules it imports: a module of the
+    standard library they import that is a file of the zip must be in the list (else run
+    tools/pyodide/used_modules.py); the rest are built into Pyodide's runtime."""
+    package = ROOT / "rulesref"
+    reached, todo, stdlib = set(), ["rulesref.workbench"], set()
+    while todo:
+        name = todo.pop()
+        path = package.parent / (name.replace(".", "/") + ".py")
+        path = path if path.exists() else path.with_suffix("") / "__init__.py"
+        if name in reached or not path.exists():  # `from rulesref import x`: x is a name
+            continue
+        reached.add(name)
+        for module in _imports(path):
+            if module.startswith("rulesref"):
+                todo.append(module)
+            elif module.split(".")[0] in sys.stdlib_module_names:
+                stdlib |= {".".join(module.split(".")[:n]) for n in range(1, module.count(".") + 2)}
+    assert "rulesref.dice" in reached and "rulesref.odds.cascade" in reached
+    held = {_module(name) for name in zipfile.ZipFile(PINNED.STDLIB).namelist()}
+    listed = set(PINNED.STDLIB_MODULES.read_text().splitlines())
+    assert sorted((stdlib & held) - listed) == []
 
 
 def _module(path: str) -> str:
