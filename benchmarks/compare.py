@@ -15,8 +15,9 @@ once and queried per cell (icepool `n @ d6`, `d6.reroll(..., depth=r)`; dyce
 tables, `break_test_table`, and rows, `with_rerolls_up_to`). The repetitions alternate the
 order of the libraries. The script first checks that the libraries' exact answers are
 identical, then prints the best times of each (on a shared machine, the run least slowed
-by others) and rulesref's speed-up over the fastest of the others. A library that fails on a question (icepool's `n @ d6` recurses once per
-die) or takes longer than the time limit is shown so and not repeated.
+by others) and rulesref's speed-up over the fastest of the others. A library that fails on
+a question (icepool's `n @ d6` recurses once per die) or takes longer than the time limit
+is shown so and not repeated.
 """
 
 import argparse
