@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from rulesref.dice import ways_at_most, with_rerolls
+from rulesref.dice import probability_of_rolls, ways_at_most, with_rerolls
 from rulesref.errors import (
     RulesError,
     checked_by,
@@ -117,7 +117,7 @@ def _stands_probability(target: int, *, insane_courage: bool) -> Rational:
     ways = ways_at_most(target, dice=2)
     if insane_courage and target < 2:  # above 1 the double 1 already passes on its total
         ways += 1
-    return Rational(ways, 36)
+    return probability_of_rolls(ways, 36)  # one small gcd: no Rational re-normalises it
 
 
 def break_test_probability(

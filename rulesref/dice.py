@@ -57,6 +57,7 @@ __all__ = [
     "probability_at_most",
     "probability_at_least",
     "with_rerolls",
+    "with_rerolls_up_to",
     "passes_probability",
 ]
 
@@ -397,3 +398,40 @@ def with_rerolls(probability: Rational, rerolls: int = 1) -> Rational:
     rolls = int(passes.denominator) ** tries  # Python's own: a power is quick in either
     misses = int(passes.denominator - passes.numerator) ** tries
     return in_lowest_terms(rolls - misses, rolls)
+
+
+def with_rerolls_up_to(probability: Rational, rerolls: int) -> tuple[Rational, ...]:
+    """The probabilities of passing with 0, 1, ... up to `rerolls` re-rolls of a failure:
+    `with_rerolls` for each number of re-rolls, made in one pass (a table's row).
+
+    ```python
+    from sympy import Rational
+
+    from rulesref.dice import with_rerolls_up_to
+
+    print(with_rerolls_up_to(Rational(1, 2), 3))
+    #> (1/2, 3/4, 7/8, 15/16)
+    ```
+    """
+    passes = checked_probability("probability", probability)
+    whole_number("rerolls", rerolls, 0, MAX_DICE)
+    out_of = int(passes.denominator)
+    bits = out_of.bit_length() * (rerolls + 1) * (rerolls + 2) // 2  # of all the answers
+    if bits > MAX_FRACTION_BITS:
+        raise RulesError(
+            f"rerolls must keep the answers within {MAX_FRACTION_BITS:,} bits, got {rerolls:,} "
+            f"re-rolls of a denominator of {out_of.bit_length():,} bits ({bits:,} bits)"
+        )
+    return _rerolled(out_of - int(passes.numerator), out_of, rerolls)
+
+
+@lru_cache(maxsize=64)  # a row asked again (a table drawn twice) is not made again
+def _rerolled(miss: int, out_of: int, rerolls: int) -> tuple[Rational, ...]:
+    """Each try fails with `miss` of `out_of` rolls (in lowest terms): after k re-rolls all
+    fail in miss**(k + 1) of out_of**(k + 1), and the rest pass. No factor of out_of
+    divides miss, so none divides the passes: each fraction is in lowest terms already."""
+    rolls, misses, row = 1, 1, []
+    for _ in range(rerolls + 1):
+        rolls, misses = rolls * out_of, misses * miss
+        row.append(in_lowest_terms(rolls - misses, rolls))
+    return tuple(row)

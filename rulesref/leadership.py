@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import NamedTuple
 
+from rulesref.dice import probability_of_rolls
 from rulesref.errors import (
     RulesError,
     checked_by,
@@ -152,7 +153,7 @@ def leadership_test_probability(
         whole_number("rerolls", rerolls, 0, MAX_REROLLS), yes_or_no("ignore", ignore)
     )
     fail, out_of = failing_rolls.unchecked(target, doctrine)
-    return Rational(out_of - fail, out_of)
+    return probability_of_rolls(out_of - fail, out_of)  # d6 rolls: no Rational re-normalises it
 
 
 def best_leadership(values: Sequence[int | str]) -> int:

@@ -210,6 +210,8 @@ def tabbed(name: str, tabs: list[tuple[str, str, str]], open_tab: int = 0) -> st
 
 
 def _grid(name: str, title: str, probability: Callable[..., Rational], **options: bool) -> Table:
+    by_target = _by_modified_leadership(probability, tuple(options.items()))
+    lowest = LEADERSHIP[0] - LOST_BY[-1]
     return Table(
         name=name,
         title=title,
@@ -217,8 +219,23 @@ def _grid(name: str, title: str, probability: Callable[..., Rational], **options
         column_label="lost_by",
         rows=tuple(LEADERSHIP),
         columns=tuple(LOST_BY),
-        cells=tuple(tuple(probability(ld, by, **options) for by in LOST_BY) for ld in LEADERSHIP),
+        cells=tuple(tuple(by_target[ld - by - lowest] for by in LOST_BY) for ld in LEADERSHIP),
     )
+
+
+@cache
+def _by_modified_leadership(
+    probability: Callable[..., Rational], options: tuple[tuple[str, bool], ...]
+) -> tuple[Rational, ...]:
+    """A grid's cells by their modified Leadership, from the lowest: the cells of a
+    diagonal (Leadership less lost by, BR-2) are one probability, each computed once, by
+    the function for its first cell (19 calls for the 99 cells), and kept for the next
+    table drawn with the same options."""
+    found: dict[int, Rational] = {}
+    for ld, by in product(LEADERSHIP, LOST_BY):
+        if ld - by not in found:
+            found[ld - by] = probability(ld, by, **dict(options))
+    return tuple(found[target] for target in sorted(found))
 
 
 def break_test_table(*, insane_courage: bool = True, reroll: bool = False) -> Table:

@@ -20,6 +20,24 @@ def test_every_question_is_answered_by_rulesref():
         assert compare._canonical(function("rulesref")), question
 
 
+def test_the_small_tables_are_the_kernels_cell_by_cell():
+    """rulesref answers the two small tables with its tables and rows of re-rolls: each
+    cell, in the question's order, is the public function's answer for that cell."""
+    from rulesref.break_test import break_test_probability
+    from rulesref.leadership import leadership_test_probability
+
+    cells = [
+        break_test_probability(ld, by, reroll=reroll)
+        for reroll in (False, True)
+        for ld in compare.LEADERSHIP
+        for by in compare.LOST_BY
+    ]
+    assert compare.break_table("rulesref") == cells
+    d6 = [leadership_test_probability(t, rerolls=r) for t in range(2, 7) for r in range(11)]
+    assert compare.d6_leadership("rulesref") == d6
+    assert all(isinstance(p, Rational) for p in cells + compare.d6_leadership("rulesref"))
+
+
 def test_the_difference_of_two_sums_is_a_symmetric_distribution():
     lowest, *counts = compare.difference(20)("rulesref")
     assert lowest == -100 and len(counts) == 201

@@ -27,6 +27,7 @@ from rulesref.dice import (
     total_counts,
     ways_at_most,
     with_rerolls,
+    with_rerolls_up_to,
 )
 from rulesref.errors import RulesError
 
@@ -63,6 +64,32 @@ def test_rerolls_match_enumeration():
     passes = sum(1 for first, second in rolls(2) if first >= 4 or second >= 4)
     assert with_rerolls(probability_at_least(4, dice=1)) == Rational(passes, 36)
     assert with_rerolls(Rational(1, 2), 0) == Rational(1, 2)
+
+
+def test_a_row_of_rerolls_matches_enumeration():
+    """Each target of one d6 with 0 to 3 re-rolls: every roll of the die and its re-rolls
+    enumerated, a pass if any of them makes the target."""
+    for target in range(1, 8):
+        row = with_rerolls_up_to(Rational(sum(f >= target for f in FACES), 6), 3)
+        for rerolls, got in enumerate(row):
+            tries = rolls(rerolls + 1)
+            passes = sum(1 for roll in tries if max(roll) >= target)
+            assert got == Rational(passes, len(tries)) and isinstance(got, Rational)
+
+
+@given(st.fractions(min_value=0, max_value=1, max_denominator=10**6), st.integers(0, 40))
+@example(Fraction(0), 3).via("never passes")
+@example(Fraction(1), 3).via("always passes")
+def test_a_row_of_rerolls_is_with_rerolls_for_each(p, rerolls):
+    """The row is `with_rerolls` for each number of re-rolls, in lowest terms as a gcd
+    would leave it, and made again when asked again."""
+    passes = Rational(p.numerator, p.denominator)
+    row = with_rerolls_up_to(passes, rerolls)
+    assert len(row) == rerolls + 1 and row[0] == passes
+    for number, got in enumerate(row):
+        expected = with_rerolls(passes, number)
+        assert (got.p, got.q) == (expected.p, expected.q)
+    assert with_rerolls_up_to(passes, rerolls) == row
 
 
 @given(st.fractions(min_value=0, max_value=1), st.integers(min_value=0, max_value=5))
@@ -226,6 +253,10 @@ def test_the_most_dice_answer_exactly():
         (lambda: with_rerolls(Rational(1, 2), -1), "rerolls"),
         (lambda: with_rerolls(0.5), "probability"),
         (lambda: with_rerolls(Rational(3, 2)), "probability"),
+        (lambda: with_rerolls_up_to(Rational(1, 2), -1), "rerolls"),
+        (lambda: with_rerolls_up_to(Rational(1, 2), True), "rerolls"),
+        (lambda: with_rerolls_up_to(0.5, 2), "probability"),
+        (lambda: with_rerolls_up_to(Rational(-1, 2), 2), "probability"),
     ],
 )
 def test_bad_input_is_refused_by_name(call, name):
@@ -283,6 +314,10 @@ def test_the_python_fallback_removes_factors_as_gmpy2_does(number, factor):
         (
             lambda: with_rerolls(Rational(1, 10**1000), 10_000),
             r"^rerolls must keep the answer within 1,048,576 bits, got 10,000 re-rolls",
+        ),
+        (
+            lambda: with_rerolls_up_to(Rational(1, 6), 1000),
+            r"^rerolls must keep the answers within 1,048,576 bits, got 1,000 re-rolls",
         ),
     ],
 )

@@ -4,6 +4,7 @@ file is taken again, a changed or planted one refused by name; old entries do no
 
 The tests pin a small stand-in package of their own (no network), with the same code."""
 
+import ast
 import base64
 import gzip
 import hashlib
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,9 @@ def _fetch_pyodide():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+PINNED = _fetch_pyodide()  # as the repository pins it
 
 
 def _tarball() -> bytes:
@@ -128,7 +133,7 @@ def test_lay_out_copies_the_runtime_and_writes_a_lock_of_our_wheel(fetch, tmp_pa
     dest = tmp_path / "site" / "pyodide"
     names = {path.name for path in fetch.lay_out(dest, tmp_path)}
     assert {"pyodide.mjs", "pyodide.asm.wasm.br", "python_stdlib.zip", "pyodide-lock.json"} <= names
-    assert (dest / "python_stdlib.zip").read_bytes() == fetch.STDLIB.read_bytes()
+    assert (dest / "python_stdlib.zip").read_bytes() == fetch.page_stdlib()
     assert any(name.startswith("rulesref-") and name.endswith(".whl") for name in names)
     lock = (dest / "pyodide-lock.json").read_text()
     assert '"rulesref"' in lock and '"arch": "wasm32"' in lock
@@ -139,6 +144,115 @@ def test_a_changed_standard_library_is_refused(fetch, tmp_path, monkeypatch):
     monkeypatch.setattr(fetch, "STDLIB_SHA256", "0" * 64)
     with pytest.raises(fetch.CacheError, match="python_stdlib.zip differs from its pin"):
         fetch.lay_out(tmp_path / "site", tmp_path)
+
+
+def test_the_page_gets_the_listed_modules_of_the_standard_library_byte_for_byte():
+    """The trimmed zip holds the files of the listed modules and nothing else, each
+    record as the pinned zip has it (the same compressed bytes), and reads as a zip."""
+    listed = {line for line in PINNED.STDLIB_MODULES.read_text().splitlines()}
+    listed = {line for line in listed if line and not line.startswith("#")}
+    whole = zipfile.ZipFile(PINNED.STDLIB)
+    trimmed = zipfile.ZipFile(io.BytesIO(PINNED.page_stdlib()))
+    assert trimmed.testzip() is None
+    kept = [info.filename for info in whole.infolist() if _module(info.filename) in listed]
+    assert trimmed.namelist() == kept and {_module(name) for name in kept} == listed
+    for info in trimmed.infolist():
+        original = whole.getinfo(info.filename)
+        assert (info.compress_type, info.compress_size, info.CRC, info.date_time) == (
+            original.compress_type,
+            original.compress_size,
+            original.CRC,
+            original.date_time,
+        )
+        assert trimmed.read(info) == whole.read(original)
+    assert {"encodings", "encodings.utf_8", "fractions", "json", "unicodedata"} - listed == {
+        "unicodedata"  # built into Pyodide's runtime, not a file of the zip
+    }
+    assert len(PINNED.page_stdlib()) < 0.6 * PINNED.STDLIB.stat().st_size
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module a file of rulesref imports, anywhere in it (in a function too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def test_every_module_of_the_standard_library_the_workbench_may_import_is_listed():
+    """From rulesref.workbench through the rulesref modules it imports: a module of the
+    standard library they import that is a file of the zip must be in the list (else run
+    tools/pyodide/used_modules.py); the rest are built into Pyodide's runtime."""
+    package = ROOT / "rulesref"
+    reached, todo, stdlib = set(), ["rulesref.workbench"], set()
+    while todo:
+        name = todo.pop()
+        path = package.parent / (name.replace(".", "/") + ".py")
+        path = path if path.exists() else path.with_suffix("") / "__init__.py"
+        if name in reached or not path.exists():  # `from rulesref import x`: x is a name
+            continue
+        reached.add(name)
+        for module in _imports(path):
+            if module.startswith("rulesref"):
+                todo.append(module)
+            elif module.split(".")[0] in sys.stdlib_module_names:
+                stdlib |= {".".join(module.split(".")[:n]) for n in range(1, module.count(".") + 2)}
+    assert "rulesref.dice" in reached and "rulesref.odds.cascade" in reached
+    held = {_module(name) for name in zipfile.ZipFile(PINNED.STDLIB).namelist()}
+    listed = set(PINNED.STDLIB_MODULES.read_text().splitlines())
+    assert sorted((stdlib & held) - listed) == []
+
+
+def _module(path: str) -> str:
+    return PINNED.module_of(path)
+
+
+@pytest.mark.parametrize(
+    "path, module",
+    [
+        ("encodings/utf_8.pyc", "encodings.utf_8"),
+        ("json/__init__.py", "json"),
+        ("zipfile/_path/glob.pyc", "zipfile._path.glob"),
+        ("asyncio/", "asyncio/"),
+        ("pyodide/py.typed", "pyodide/py.typed"),
+    ],
+)
+def test_each_file_of_the_zip_is_named_by_its_module(path, module):
+    assert _module(path) == module
+
+
+def test_a_changed_list_of_modules_is_refused(fetch, tmp_path, monkeypatch):
+    """One module less (or more) is another zip: the build stops and names the list."""
+    modules = tmp_path / "stdlib-modules.txt"
+    modules.write_text("\n".join(fetch.STDLIB_MODULES.read_text().splitlines()[:-1]) + "\n")
+    monkeypatch.setattr(fetch, "STDLIB_MODULES", modules)
+    with pytest.raises(fetch.CacheError, match="trimmed to .*stdlib-modules.txt differs"):
+        fetch.lay_out(tmp_path / "site", tmp_path)
+
+
+def test_a_zip_with_trailing_descriptors_is_refused_by_name(fetch):
+    """A record whose sizes follow its data cannot be copied as it is: refused, named."""
+
+    class Stream(io.RawIOBase):  # a pipe: zipfile writes each size after its data
+        data = b""
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data) -> int:
+            self.data += bytes(data)
+            return len(data)
+
+    out = Stream()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("json/__init__.py", "pass\n")
+    with pytest.raises(fetch.CacheError, match="json/__init__.py: not a plain record"):
+        fetch.trimmed_stdlib(out.data, {"json"})
 
 
 def test_the_command_refuses_a_poisoned_cache_in_one_line(tmp_path):

@@ -19,9 +19,11 @@ says of itself, on every lay-out, and so are its precompressed twins (`.gz`, `.b
 once per set of pins by tools/compress.py; decompressed and hashed). A missing file is
 taken again from the tarball (downloaded again if it is missing or wrong); a changed file
 or one the pins do not name is refused by name. Pyodide's standard library comes from the
-repository, byte-compiled (`STDLIB`, pinned too). The rulesref wheel (source only, a few modules) is
-written afresh each time, with no build tool. An entry is marked as used on every lay-out;
-when a new one is made, entries unused for `STALE_DAYS` are removed.
+repository, byte-compiled (`STDLIB`, pinned too), and the page gets only the modules the
+Workbench imports (`STDLIB_MODULES`; the trimmed zip is pinned too). The rulesref wheel
+(source only, a few modules) is written afresh each time, with no build tool. An entry is
+marked as used on every lay-out; when a new one is made, entries unused for `STALE_DAYS`
+are removed.
 
 docs/hooks/pyodide_assets.py calls `lay_out` when the site has the Workbench page.
 """
@@ -29,9 +31,11 @@ docs/hooks/pyodide_assets.py calls `lay_out` when the site has the Workbench pag
 import argparse
 import base64
 import hashlib
+import io
 import json
 import os
 import shutil
+import struct
 import sys
 import tarfile
 import tempfile
@@ -67,6 +71,11 @@ RUNTIME = {
 # means making it again so (or shipping the package's own zip: the page then compiles).
 STDLIB = ROOT / "tools/pyodide/python_stdlib.zip"
 STDLIB_SHA256 = "2b39f0de33cea0b90e9efa4b1712364ba3f5e4606ad792035fcfff248bcce501"
+# What the page gets of it: the modules the Workbench imports under Pyodide (Pyodide's start,
+# loading our wheel, every answer and refusal of the Workbench's tests), one a line, found
+# by tools/pyodide/used_modules.py; 153 of its 614 files, 1.6 MB of 3.3 MB.
+STDLIB_MODULES = ROOT / "tools/pyodide/stdlib-modules.txt"
+TRIMMED_SHA256 = "e29bbe9819892e99b2127c80216402ba367784be2f0350984c2777f7f5889deb"
 LOCK = "pyodide-lock.json"  # read for its "info"; the page gets a lock of our wheel instead
 SERVED = sorted(set(RUNTIME) - {LOCK})
 MARK = "used"  # in a cache entry: touched on every lay-out, for pruning
@@ -178,6 +187,66 @@ def third_party(cache: Path | None = None) -> Path:
     return entry
 
 
+# a zip's local file header, central directory record and end record (APPNOTE 4.3)
+_LOCAL = struct.Struct("<4s2B4HL2L2H")
+_CENTRAL = struct.Struct("<4s4B4HL2L5H2L")
+_END = struct.Struct("<4s4H2LH")
+
+
+def module_of(path: str) -> str:
+    """The module a file of the standard library zip holds: `encodings/utf_8.pyc` is
+    `encodings.utf_8`, `json/__init__.py` is `json` (a folder or a data file: its path)."""
+    stem, dot, suffix = path.rpartition(".")
+    if not dot or suffix not in ("py", "pyc"):
+        return path
+    parts = stem.split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def trimmed_stdlib(source: bytes, modules: set[str]) -> bytes:
+    """The zip `source` with only the files of `modules`, in its order: each file's record
+    copied byte for byte (never compressed again, so the same bytes on any machine), and
+    a new central directory that finds them."""
+    records, directory, offset = [], [], 0
+    with zipfile.ZipFile(io.BytesIO(source)) as archive:
+        for info in archive.infolist():
+            if module_of(info.filename) not in modules:
+                continue
+            start = info.header_offset
+            local = _LOCAL.unpack_from(source, start)
+            if local[0] != b"PK\x03\x04" or info.flag_bits & 0x08:  # no trailing descriptor
+                raise CacheError(f"{info.filename}: not a plain record of a zip")
+            name = source[start + _LOCAL.size : start + _LOCAL.size + local[-2]]
+            end = start + _LOCAL.size + local[-2] + local[-1] + info.compress_size
+            records.append(source[start:end])
+            directory.append(
+                _CENTRAL.pack(
+                    b"PK\x01\x02", info.create_version, info.create_system,
+                    info.extract_version, info.reserved, info.flag_bits, info.compress_type,
+                    local[5], local[6], info.CRC, info.compress_size, info.file_size,
+                    len(name), 0, 0, 0, info.internal_attr, info.external_attr, offset,
+                ) + name
+            )  # fmt: skip
+            offset += end - start
+    central = b"".join(directory)
+    count = len(directory)
+    end_record = _END.pack(b"PK\x05\x06", 0, 0, count, count, len(central), offset, 0)
+    return b"".join(records) + central + end_record
+
+
+def page_stdlib() -> bytes:
+    """The standard library the page gets: the pinned zip trimmed to `STDLIB_MODULES`,
+    both checked against their pins."""
+    source = STDLIB.read_bytes()
+    if hashlib.sha256(source).hexdigest() != STDLIB_SHA256:
+        raise CacheError(f"{STDLIB} differs from its pin")
+    lines = STDLIB_MODULES.read_text().splitlines()
+    trimmed = trimmed_stdlib(source, {line for line in lines if line and line[0] != "#"})
+    if hashlib.sha256(trimmed).hexdigest() != TRIMMED_SHA256:
+        raise CacheError(f"the standard library trimmed to {STDLIB_MODULES} differs from its pin")
+    return trimmed
+
+
 def _record_line(name: str, data: bytes) -> str:
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     return f"{name},sha256={digest},{len(data)}"
@@ -253,9 +322,7 @@ def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
     for name in sorted(pinned_names() - {MARK, LOCK}):
         if (entry / name).exists():  # copy2: a twin stays newer than its file
             shutil.copy2(entry / name, dest / name)
-    if sha256(STDLIB) != STDLIB_SHA256:
-        raise CacheError(f"{STDLIB} differs from its pin")
-    shutil.copyfile(STDLIB, dest / STDLIB.name)
+    (dest / STDLIB.name).write_bytes(page_stdlib())
     wheel = rulesref_wheel(dest)
     lock(json.loads((entry / LOCK).read_text())["info"], wheel)
     return sorted(path for path in dest.iterdir())

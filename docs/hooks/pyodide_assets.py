@@ -1,7 +1,8 @@
 """MkDocs hook: the Workbench's Python, served by the site itself.
 
 When the site has the Workbench page, `workbench/pyodide/` of the built site receives
-Pyodide's runtime, a wheel of this checkout's rulesref, and the lock that names it
+Pyodide's runtime, its standard library trimmed to the modules the Workbench imports, a
+wheel of this checkout's rulesref, and the lock that names it
 (tools/fetch_pyodide.py `lay_out`: pinned, checked against the sha256 pins of the repo,
 with their precompressed twins). No other page loads any of it, so the rest of the site
 keeps its weight. This hook only wires `lay_out` in; a file of the cache that is not the

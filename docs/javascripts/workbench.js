@@ -17,7 +17,7 @@
 // The same file is the Worker (started with its own address): see `worker()` below.
 "use strict";
 
-const STAGES = ["Starting Python (about 7 MB to download the first time)", "Loading rulesref", "Importing rulesref", "Ready"];
+const STAGES = ["Starting Python (about 5 MB to download the first time)", "Loading rulesref", "Importing rulesref", "Ready"];
 
 // ---------------------------------------------------------------- the Worker's side
 async function worker() {
