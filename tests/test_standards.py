@@ -42,6 +42,7 @@ from rulesref.views.standards import (
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs/rules/army-standard.md"
+ROUNDS_PAGE = ROOT / "docs/army-standard-rounds.md"  # the complete decision table
 ST_IDS = [e.id for e in CLAUSES.values() if e.document is Document.ST and not e.clarification]
 CHOICES = {
     "regimental_standard": (True, False),
@@ -434,10 +435,10 @@ class _Table(HTMLParser):
             self._cell.append(data)
 
 
-def _build_time_blocks() -> list[str]:
-    """The output of each build-time block of the page, as markdown-exec runs it."""
+def _build_time_blocks(page: Path = PAGE) -> list[str]:
+    """The output of each build-time block of a page, as markdown-exec runs it."""
     outputs = []
-    for code in re.findall(r'```python exec="on" html="1"\n(.*?)```', PAGE.read_text(), re.S):
+    for code in re.findall(r'```python exec="on" html="1"\n(.*?)```', page.read_text(), re.S):
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
             exec(code, {})
@@ -446,8 +447,8 @@ def _build_time_blocks() -> list[str]:
 
 
 def test_the_published_table_is_the_codes_answer():
-    tables = [out for out in _build_time_blocks() if "<table>" in out]
-    assert tables == [decision_table_html() + "\n"]
+    tables = [out for out in _build_time_blocks(ROUNDS_PAGE) if "<table>" in out]
+    assert tables == [decision_table_html(rules_page="../rules/army-standard/") + "\n"]
     parser = _Table()
     parser.feed(tables[0])
     rows = [row for row in parser.rows if row]  # header rows have no <td>
@@ -460,9 +461,10 @@ def test_the_published_table_is_the_codes_answer():
     ]
     assert rows == expected
     assert sum(len(rounds) for _, rounds in table_groups()) == len(ALL_ROUNDS)
-    assert set(parser.links) == {f"#{c.lower()}" for c in [*ST_IDS, "ST-C3"]}
+    rules_page = "../rules/army-standard/"
+    assert set(parser.links) == {f"{rules_page}#{c.lower()}" for c in [*ST_IDS, "ST-C3"]}
     anchors = set(re.findall(r"\{#([a-z0-9-]+)\}", PAGE.read_text()))
-    assert {link[1:] for link in parser.links} <= anchors
+    assert {link.removeprefix(rules_page + "#") for link in parser.links} <= anchors
 
 
 def test_labels_tell_every_round_of_a_group_apart():

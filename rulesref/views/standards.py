@@ -43,10 +43,10 @@ VICTOR_LABELS = {Victor.PURSUES: "pursues", Victor.FREE: "free, stays", Victor.T
 FATE_COLOURS = {Fate.CAPTURED: Colour.RED, Fate.LOST: Colour.AMBER, Fate.KEPT: Colour.GREEN}
 
 
-def _cell(verdict: Verdict) -> str:
+def _cell(verdict: Verdict, rules_page: str) -> str:
     return (
         f'<td><strong class="{FATE_COLOURS[verdict.fate]}">{verdict.fate.value}</strong> '
-        f'<a href="#{verdict.clause.lower()}">{verdict.clause}</a></td>'
+        f'<a href="{rules_page}#{verdict.clause.lower()}">{verdict.clause}</a></td>'
     )
 
 
@@ -82,16 +82,17 @@ TABLE_STYLE = (  # compact cells, so that three columns fit on a phone
 )
 
 
-def decision_table_html() -> str:
+def decision_table_html(rules_page: str = "") -> str:
     """The complete decision table as HTML: one collapsible table per group, one row per
-    round (what happened, then the victor), each fate linked to the deciding clause."""
+    round (what happened, then the victor), each fate linked to the deciding clause on
+    `rules_page` (the rules page's address from the page showing the table; "" for itself)."""
     parts = [TABLE_STYLE]
     for title, rounds in table_groups():
         standards = [s for s in Standard if any(v.standard is s for v in standard_fate(rounds[0]))]
         head = "".join(f"<th>{s.value.split()[0]}</th>" for s in standards)
         rows = [
             f"<tr><td>{escape(r.label)}<br><em>victor: {VICTOR_LABELS[r.victor]}</em></td>"
-            + "".join(_cell(v) for v in standard_fate(r))
+            + "".join(_cell(v, rules_page) for v in standard_fate(r))
             + "</tr>"
             for r in rounds
         ]
