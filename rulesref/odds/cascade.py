@@ -4,37 +4,47 @@ probability that each unit and command leaves the table and that the force break
 The rules are `rulesref.leadership`'s; this module only counts, in whole numbers (rolls out
 of all equally likely rolls), turned into `sympy.Rational`s at the end. Never over
 combinations of test results; over polynomials whose coefficient k is the weight of losing
-k units:
+k units (`rulesref.counts` holds their algebra: products, windows, all but one).
+
+Two commands, worked by hand:
+
+```python
+from rulesref.leadership import Command, Force, Unit
+from rulesref.odds.cascade import cascade_probabilities
+
+first = Command("1st", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])
+second = Command("2nd", [Unit("C", 10, "5+"), Unit("D", 10, "4+"), Unit("E", 10, "4+")])
+odds = cascade_probabilities(Force([first, second]), {"A": 6, "B": 6, "C": 6})
+print(odds.unit_fails["C"], odds.command_removed["1st"])  # 1st is gone if A and B fail
+#> 2/3 1/4
+print(odds.force_breaks, odds.unit_removed["D"])  # D stays unless the force breaks
+#> 1/12 1/12
+```
+
+A and B each hold on 1 roll of 2 and fail on the other: 1st loses 0, 1 or 2 units in
+1, 2, 1 ways of 4, the coefficients of (1 + x)^2. C holds on 1 roll of 3: 2nd loses 0 or
+1 unit in 1, 2 ways, 1 + 2x. The force loses k units with the coefficient k of the
+product, 1 + 4x + 5x^2 + 2x^3 over 12 rolls; three lost of five is below half (LD-11), so it
+tests with weight 2 of 12 and fails that test half the time: 1/12.
 
 - **In a command**, alike testing units (the same dice, the same claim to be the senior
   figure) are counted together: n of them lose k units in C(n, k) ways, the coefficients of
   (hold + fail x)^n. The weights of units lost with the senior figure at most s are one
   product of those polynomials for each s the command may end with (the units with a
-  better claim all failed), multiplied by GMP on packed integers (`rulesref.dice.convolve`).
+  better claim all failed), multiplied by GMP on packed integers.
 - **Across commands**, the force fails on the figures it may test on (thresholds) with the
   weight of a polynomial of what every command loses with a senior no better, up to the
   units that make the force test. A command's polynomial changes only at the thresholds
   of its own figures, so the thresholds are halved: on each run, the commands that stay
   the same over the whole run (and not over the run above) are multiplied in once, with
   the sum over the run's thresholds of what the others make (built bottom-up). Going back
-  down, what lies outside each command is found for all of them at once by halving the
-  list (halves of about equal length; of alike commands, all but one multiplied into what
-  lies outside first, so that one window serves them all; the units a command surely loses
-  taken out first, lowering the bar), as windows only as wide as needed.
+  down, what lies outside each command is found for all of them at once
+  (`windows_of_all_but_one`; of alike commands, all but one multiplied into what lies
+  outside first, so that one window serves them all), as windows only as wide as needed.
   Only thresholds every command can reach are counted.
 - **Back down**, the weight that a unit's command and force stay is a sum over the
   command's states; for the states in which one unit holds, its (hold + fail x) factor is
   divided out of the polynomials (exactly), once for each kind of unit.
-
-```python
-from rulesref.leadership import Command, Force, Unit
-from rulesref.odds.cascade import cascade_probabilities
-
-squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+")]
-odds = cascade_probabilities(Force([Command("Platoon", squads)]), {"A": 6})
-print(odds.unit_removed, odds.force_breaks)  # one of two squads is not below half
-#> {'A': 1/2, 'B': 0} 0
-```
 """
 
 from bisect import bisect_left
@@ -44,10 +54,19 @@ from dataclasses import dataclass
 from functools import reduce
 from itertools import accumulate
 from math import prod
-from operator import mul
 from typing import NamedTuple
 
-from rulesref.counts import Counts, binomial, divided, middle_of, polynomial_product, times
+from rulesref.counts import (
+    Counts,
+    Window,
+    all_but_one,
+    binomial,
+    divided,
+    dot,
+    polynomial_product,
+    times,
+    windows_of_all_but_one,
+)
 from rulesref.dice import probability_of_rolls
 from rulesref.errors import RulesError, instance_of
 from rulesref.exact import Rational, divexact, gcd
@@ -337,22 +356,6 @@ def cascade_probabilities(
     return _force_stage(force, staged, unit_fails, command_fails, prefer)
 
 
-def _products(values: list[int]) -> tuple[list[int], list[int]]:
-    """Products of the first i values, and of the values from i on, for every i."""
-    before, after = [1], [1]
-    for value in values:
-        before.append(before[-1] * value)
-    for value in reversed(values):
-        after.append(after[-1] * value)
-    return before, after[::-1]
-
-
-def _all_but_one(values: list[int]) -> list[int]:
-    """For each value, the product of all the others."""
-    before, after = _products(values)
-    return [before[index] * after[index + 1] for index in range(len(values))]
-
-
 class _ForceTest(NamedTuple):
     """The force's test as the cascade sees it (LD-11)."""
 
@@ -403,95 +406,6 @@ def _nothing_left(test: _ForceTest, staged: Sequence[_Staged]) -> int:
     that."""
     zeros = [sum(w for state, w in part.outcomes.items() if not state.units) for part in staged]
     return test.out_of * prod(zeros)
-
-
-class Window(NamedTuple):
-    """Cumulative weights (entry j: the coefficients up to degree `start + j`) of a
-    polynomial, up to the bar: all a command needs of what the other commands lose."""
-
-    start: int
-    sums: list[int]
-
-    def fewer(self, units: int) -> int:
-        """The weight of losing fewer than `units` units."""
-        index = units - 1 - self.start
-        return self.sums[index] if index >= 0 and self.sums else 0
-
-
-# Some coefficients of a product are quicker as sums of products than by packing, when
-# the sums take at most this many products for each coefficient that packing would make.
-_SUMS_PER_COEFFICIENT = 8
-
-
-def _shifted(window: Window, polynomial: Polynomial, start: int, top: int) -> Window:
-    """The window from `start` to `top` of the cumulative weights of the product of the
-    window's polynomial and `polynomial` (degree at most `start - window.start`, or the
-    window's polynomial has nothing below its start)."""
-    low = min(window.start, start)  # below its start, the window's sums are 0
-    sums = [0] * (window.start - low) + window.sums
-    products = (top - start) * len(polynomial)
-    if products <= _SUMS_PER_COEFFICIENT * (len(sums) + len(polynomial)):
-        return Window(start, [_dot(polynomial, sums[k::-1]) for k in range(start - low, top - low)])
-    return Window(start, times(sums, polynomial)[start - low : top - low])
-
-
-def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
-    """For each leaf, the window of the product of `outer`'s polynomial and all the other
-    leaves that can matter to it, the leaf's degree below `top`: halving the list, each
-    half gets the other half's product (each product made once, each window as short as it
-    can be). `outer` must reach as far below `top` as all the leaves together."""
-    reaches = [len(leaf) - 1 for leaf in leaves]
-    ends = list(accumulate((len(leaf) for leaf in leaves), initial=0))
-    products: dict[tuple[int, int], Polynomial] = {}
-
-    def product(low: int, high: int) -> Polynomial:
-        if (low, high) not in products:
-            middle = middle_of(ends, low, high)
-            products[low, high] = (
-                leaves[low][:top]
-                if high - low == 1
-                else times(product(low, middle), product(middle, high), top)
-            )
-        return products[low, high]
-
-    def start(low: int, high: int) -> int:
-        return max(top - 1 - sum(reaches[low:high]), 0)
-
-    def down(low: int, high: int, outer: Window) -> list[Window]:
-        if high - low == 1:
-            return [outer]
-        middle = middle_of(ends, low, high)
-        left = _shifted(outer, product(middle, high), start(low, middle), top)
-        right = _shifted(outer, product(low, middle), start(middle, high), top)
-        return down(low, middle, left) + down(middle, high, right)
-
-    return down(0, len(leaves), outer)
-
-
-def _outside(leaves: Sequence[Counts], top: int, outer: Window, rest: Counts) -> list[Window]:
-    """`_halving` on the leaves without their sure losses, under a bar lowered by them all,
-    with `rest` (a factor in every leaf's outside, which needs no window of its own)
-    multiplied into `outer` first; each window then moved up by the sure losses of the
-    others and of `rest`."""
-    shift = sum(leaf.low for leaf in leaves) + rest.low
-    if top <= shift or not outer.sums:
-        return [Window(0, [])] * len(leaves)  # the bar is always reached
-    lowered = top - shift
-    if rest.weights != (1,):
-        reach = sum(len(leaf.weights) - 1 for leaf in leaves)
-        outer = _shifted(outer, rest.weights, max(lowered - 1 - reach, 0), lowered)
-    windows = _halving([leaf.weights for leaf in leaves], lowered, outer)
-    return [
-        Window(window.start + shift - leaf.low, window.sums)
-        for window, leaf in zip(windows, leaves, strict=True)
-    ]
-
-
-def _nothing_outside(leaves: Sequence[Counts], top: int) -> Window:
-    """The window `_outside` needs of the number 1 (cumulative weights all 1)."""
-    lowered = top - sum(leaf.low for leaf in leaves)
-    start = max(lowered - 1 - sum(len(leaf.weights) - 1 for leaf in leaves), 0)
-    return Window(start, [1] * max(lowered - start, 0))
 
 
 class Piece(NamedTuple):
@@ -666,8 +580,8 @@ def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) 
     rest, rest_mass, rest_gone = _others_of_kind(kinds, test.bar)
     pieces = [members[0][1] for members in kinds]
     leaves = [piece.below_bar for piece in pieces] + [node.inner]
-    windows = _outside(leaves, test.bar, outer.window, rest)
-    masses = _all_but_one([piece.mass for piece in pieces] + [node.inner_mass])
+    windows = windows_of_all_but_one(leaves, test.bar, outer.window, rest)
+    masses = all_but_one([piece.mass for piece in pieces] + [node.inner_mass])
     mass = outer.mass * rest_mass
     for members, window, others in zip(kinds, windows[:-1], masses[:-1], strict=True):
         for index, piece in members:
@@ -677,7 +591,7 @@ def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) 
     for half in node.halves:
         _down(half, inside, test, outsides)
     lost = range(node.inner.low, node.inner.low + len(node.inner.weights))
-    fewer = _dot(node.inner.weights, [inside.window.fewer(test.bar - k) for k in lost])
+    fewer = dot(node.inner.weights, [inside.window.fewer(test.bar - k) for k in lost])
     return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
 
 
@@ -702,22 +616,17 @@ def _stay_values(part: _Staged, fail: States, whole: int) -> list[Polynomial]:
     ]
 
 
-def _dot(a: Sequence[int], b: Sequence[int]) -> int:
-    """The sum of the products of terms in the same place, up to the shorter's end."""
-    return sum(map(mul, a, b))
-
-
 def _stays(part: _Staged, fail: States, whole: int) -> tuple[int, dict[str, int]]:
     """The weight that the command stays (over its rolls, its test's and `whole`), and the
     same for each of its testing units, which must also hold its own test."""
     rises = _stay_values(part, fail, whole)
-    command = sum(_dot(rung.at_most, rise) for rung, rise in zip(part.rungs, rises, strict=True))
+    command = sum(dot(rung.at_most, rise) for rung, rise in zip(part.rungs, rises, strict=True))
     from_rung: dict[Weights, list[int]] = {}  # by dice: the sums from each rung up
     units: dict[str, int] = {}
     for kind in part.part.alike:
         if kind.weights not in from_rung:
             terms = [
-                _dot(divided(rung.at_most, kind.weights.hold, kind.weights.fail), rise)
+                dot(divided(rung.at_most, kind.weights.hold, kind.weights.fail), rise)
                 for rung, rise in zip(part.rungs, rises, strict=True)
             ]
             from_rung[kind.weights] = list(accumulate(reversed(terms)))[::-1]
@@ -764,7 +673,7 @@ def _force_stage(
         spans = [(index, _pieces(test, part, thresholds)) for index, part in enumerate(staged)]
         root = _node(0, len(thresholds), spans, [t.step for t in thresholds], test.bar)
         leaves = [piece.below_bar for _, piece in root.merged] + [root.inner]
-        nothing = Outer(_nothing_outside(leaves, test.bar), 1, 1)
+        nothing = Outer(Window.of_one(leaves, test.bar), 1, 1)
         outsides: list[Outsides] = [[] for _ in staged]
         broken += _down(root, nothing, test, outsides)
         for part, part_outsides, fail in zip(staged, outsides, fail_given, strict=True):
