@@ -35,7 +35,15 @@ from operator import mul
 
 from rulesref.exact import mpz
 
-__all__ = ["Counts", "Window", "all_but_one", "dot", "product", "windows_of_all_but_one"]
+__all__ = [
+    "Counts",
+    "Window",
+    "all_but_one",
+    "correlation",
+    "dot",
+    "product",
+    "windows_of_all_but_one",
+]
 
 
 @dataclass(frozen=True)
@@ -262,6 +270,26 @@ def all_but_one(values: Sequence[int]) -> list[int]:
     before = list(accumulate(values, mul, initial=1))
     after = list(accumulate(reversed(values), mul, initial=1))[::-1]
     return [before[index] * after[index + 1] for index in range(len(values))]
+
+
+def correlation(polynomial: Polynomial, values: Sequence[int], length: int) -> list[int]:
+    """Entry k, for k below `length`: the sum over i of `polynomial[i] * values[k + i]`
+    (`values` as long as `length` and the polynomial's degree). What the dot product with a
+    product needs of one factor: `dot(times(a, polynomial), values)` is
+    `dot(a, correlation(polynomial, values, len(a)))`, so a sum of dot products with the
+    products of a growing product is summed from the longest down, on short numbers.
+
+    ```python
+    from rulesref.counts import correlation
+
+    print(correlation([1, 2], [10, 20, 30], 2))  # 10 + 2*20, 20 + 2*30
+    #> [50, 80]
+    ```
+    """
+    width = len(polynomial)
+    if width <= _SUMS_PER_COEFFICIENT:
+        return [dot(polynomial, values[k : k + width]) for k in range(length)]
+    return times(polynomial[::-1], values)[width - 1 : width - 1 + length]
 
 
 # Windows: what a sum of totals needs of all the others, when the question is "below a bar".

@@ -8,10 +8,12 @@ from rulesref.counts import (
     Window,
     all_but_one,
     binomial,
+    correlation,
     divided,
     dot,
     polynomial_product,
     product,
+    times,
     windows_of_all_but_one,
 )
 
@@ -188,3 +190,16 @@ def test_a_window_answers_zero_below_its_start_and_when_empty():
     assert Window(3, [5, 6]).fewer(3) == 0
     assert Window(3, [5, 6]).fewer(4) == 5
     assert Window(0, []).fewer(7) == 0
+
+
+@given(
+    st.lists(st.integers(-(10**20), 10**20), min_size=1, max_size=12),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=12),
+    st.lists(st.integers(-(10**20), 10**20), max_size=30),
+)
+@example([1, -2, 3], [1] * 9, [5] * 11).via("a long factor, packed")
+@example([7], [1] * 8, list(range(8))).via("the longest factor summed directly")
+def test_a_dot_with_a_product_is_a_dot_with_the_correlation(a, factor, values):
+    values = (values + [0] * 30)[: len(a) + len(factor) - 1]
+    assert dot(times(a, factor), values) == dot(a, correlation(factor, values, len(a)))
+    assert len(correlation(factor, values, len(a))) == len(a)

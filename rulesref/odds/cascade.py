@@ -49,10 +49,9 @@ tests with weight 2 of 12 and fails that test half the time: 1/12.
 
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
-from itertools import accumulate
 from math import prod
 from typing import NamedTuple
 
@@ -61,6 +60,7 @@ from rulesref.counts import (
     Window,
     all_but_one,
     binomial,
+    correlation,
     divided,
     dot,
     polynomial_product,
@@ -151,6 +151,18 @@ class Alike(NamedTuple):
     names: tuple[str, ...]
 
 
+class Level(NamedTuple):
+    """The testing units whose claim makes `senior` the command's senior figure (the base
+    senior's level also holds the units of no better claim): the weights of their units
+    lost, and the weight of every unit of a better claim failing (`weight`, `lost` units),
+    without which the senior is no better than `senior`."""
+
+    senior: Claim
+    factor: Polynomial
+    weight: int
+    lost: int
+
+
 class Rung(NamedTuple):
     """The weights of the units lost to failed tests with the senior figure no better than
     `senior` (cumulative over seniors)."""
@@ -178,7 +190,7 @@ class _Staged(NamedTuple):
     """A command's part of the exact cascade, its units' tests and its own counted."""
 
     part: _Command
-    rungs: list[Rung]  # its unit stage, over `rolls`
+    levels: list[Level]  # its unit stage, over `rolls`
     rolls: int
     out_of: int  # the rolls of its own test
     outcomes: States  # (units left, senior figure) after its test, over `den`
@@ -250,14 +262,14 @@ def _binomial(weights: Weights, count: int) -> Polynomial:
     return binomial(weights.hold, weights.fail, count)
 
 
-def _rungs(part: _Command, keep: bool) -> list[Rung]:
-    """LD-5 to LD-7 in a command (LD-C5): for each senior figure it may end with, the
-    weights of its units lost to failed tests with a senior no better. A unit that fails
-    takes its figures with it; in the other reading of LD-C5 they stay senior."""
+def _levels(part: _Command, keep: bool) -> list[Level]:
+    """LD-5 to LD-7 in a command (LD-C5): its units that test, by the senior figure it may
+    end with, from the least. A unit that fails takes its figures with it; in the other
+    reading of LD-C5 they stay senior, and the best of them all is the senior."""
     if keep:
         senior = max([part.base, *(kind.claim for kind in part.alike)])
         every = [_binomial(kind.weights, len(kind.names)) for kind in part.alike]
-        return [Rung(senior, polynomial_product(every))]
+        return [Level(senior, polynomial_product(every), 1, 0)]
     seniors = sorted({part.base, *(kind.claim for kind in part.alike if kind.claim > part.base)})
     level = {senior: index for index, senior in enumerate(seniors)}
     factors: list[list[Polynomial]] = [[] for _ in seniors]
@@ -268,15 +280,24 @@ def _rungs(part: _Command, keep: bool) -> list[Rung]:
         for below in range(index):
             weight, lost = all_fail[below]
             all_fail[below] = weight * kind.weights.fail ** len(kind.names), lost + len(kind.names)
-    rungs, at_most = [], [1]
-    for senior, products, (weight, lost) in zip(seniors, factors, all_fail, strict=True):
-        at_most = times(at_most, polynomial_product(products))
+    return [
+        Level(senior, polynomial_product(products), weight, lost)
+        for senior, products, (weight, lost) in zip(seniors, factors, all_fail, strict=True)
+    ]
+
+
+def _rungs(levels: Sequence[Level]) -> Iterator[Rung]:
+    """For each senior figure the command may end with, the weights of its units lost with
+    a senior no better, one at a time (a senior no better than one whose `weight` is 0 is
+    impossible: those levels come first, and make no rung)."""
+    at_most: Polynomial = [1]
+    for senior, factor, weight, lost in levels:
+        at_most = times(at_most, factor)
         if weight:
-            rungs.append(Rung(senior, [0] * lost + [weight * w for w in at_most]))
-    return rungs
+            yield Rung(senior, [0] * lost + [weight * w for w in at_most])
 
 
-def _unit_states(rungs: Sequence[Rung]) -> Iterator[tuple[int, Claim, int]]:
+def _unit_states(rungs: Iterable[Rung]) -> Iterator[tuple[int, Claim, int]]:
     """(units lost, senior figure, weight) of each state of the unit stage."""
     below: Polynomial = []
     for senior, at_most in rungs:
@@ -287,17 +308,28 @@ def _unit_states(rungs: Sequence[Rung]) -> Iterator[tuple[int, Claim, int]]:
         below = at_most
 
 
-def _command_stage(part: _Command, rungs: Sequence[Rung], keep: bool) -> tuple[States, int]:
+def _command_tests(part: _Command) -> list[bool]:
+    """LD-9, by the units its tests lose: whether the command then takes its own test."""
+    units, before = len(part.command.units), part.before
+    return [
+        0 < left and below_half(units, before, left)
+        for left in range(before - part.wiped, before - part.wiped - part.tests - 1, -1)
+    ]
+
+
+def _command_stage(part: _Command, rungs: Iterable[Rung], keep: bool) -> tuple[States, int]:
     """LD-9, LD-10 on the unit stage's weights: (units left, senior figure) after the
     command's test, with the weight of failing it. Units left 0 means the command is gone."""
-    command = part.command
-    out_of = rolls_of_a_test(command.doctrine)
+    doctrine, tests = part.command.doctrine, _command_tests(part)
+    out_of = rolls_of_a_test(doctrine)
     outcomes: States = defaultdict(int)
-    fails = 0
+    fails, fail_on = 0, {}
     for lost, senior, weight in _unit_states(rungs):
         left, gone = part.before - part.wiped - lost, (senior if keep else NOBODY)
-        if left and below_half(len(command.units), part.before, left):
-            fail = _weights(senior.target, command.doctrine).fail
+        if tests[lost]:
+            if senior not in fail_on:
+                fail_on[senior] = _weights(senior.target, doctrine).fail
+            fail = fail_on[senior]
             outcomes[State(left, senior)] += weight * (out_of - fail)
             outcomes[State(0, gone)] += weight * fail
             fails += weight * fail
@@ -309,15 +341,15 @@ def _command_stage(part: _Command, rungs: Sequence[Rung], keep: bool) -> tuple[S
 def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational]) -> _Staged:
     """A command's units' tests and its own (LD-5 to LD-10, LD-C3), as weights of its
     states after its test."""
-    rungs = _rungs(part, keep)
+    levels = _levels(part, keep)
     rolls = prod(kind.weights.out_of ** len(kind.names) for kind in part.alike)
-    outcomes, fails = _command_stage(part, rungs, keep)
+    outcomes, fails = _command_stage(part, _rungs(levels), keep)
     out_of = rolls_of_a_test(part.command.doctrine)
     den = rolls * out_of
     common = int(gcd(den, *outcomes.values()))  # smaller numbers for the force stage
     outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
     command_fails[part.command.name] = probability_of_rolls(fails, den)
-    return _Staged(part, rungs, rolls, out_of, outcomes, den // common)
+    return _Staged(part, levels, rolls, out_of, outcomes, den // common)
 
 
 def cascade_probabilities(
@@ -595,44 +627,65 @@ def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) 
     return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
 
 
-def _stay_values(part: _Staged, fail: States, whole: int) -> list[Polynomial]:
-    """For each rung of the unit stage, by units lost: the weight that the command then
+def _stay_values(part: _Staged, level: Level, fail: States, whole: int) -> list[int]:
+    """By units lost, with the senior figure at the level: the weight that the command then
     stays on the table and the force holds (over `whole` for the force, and the rolls of
-    the command's test), less the same on the next rung up."""
-    command, values = part.part, []
-    for senior, at_most in part.rungs:
-        row = []
-        for lost in range(len(at_most)):
-            left = command.before - command.wiped - lost
-            holds = part.out_of
-            if left and below_half(len(command.command.units), command.before, left):
-                holds -= _weights(senior.target, command.command.doctrine).fail
-            row.append(holds * (whole - fail.get(State(left, senior), 0)) if left else 0)
-        values.append(row)
-    values.append([0] * len(values[-1]))
-    return [
-        [v - w for v, w in zip(row, up, strict=True)]
-        for row, up in zip(values, values[1:], strict=False)
-    ]
+    the command's test)."""
+    command, row = part.part, []
+    holds_its_test = part.out_of - _weights(level.senior.target, command.command.doctrine).fail
+    for lost, tests in enumerate(_command_tests(command)):
+        left = command.before - command.wiped - lost
+        holds = holds_its_test if tests else part.out_of
+        row.append(holds * (whole - fail.get(State(left, level.senior), 0)) if left else 0)
+    return row
+
+
+def _from_each_level(
+    part: _Staged, fail: States, whole: int, wanted: set[int]
+) -> dict[int, list[int]]:
+    """At each wanted level j: what a polynomial p of the units lost at that level (as the
+    product of the levels up to j) meets in the states of the levels from j up, so that
+    `dot(p, ...)` is the sum over those states of their weights (p times the levels above,
+    with a rung's weight and shift) by their stay values, less the same a level up."""
+    levels, found = part.levels, {}
+    above: list[int] = [0] * (part.part.tests + 1)
+    summed: list[int] = []  # over the levels above, in the units lost of the one below
+    for index in reversed(range(len(levels))):
+        level = levels[index]
+        length = part.part.tests + 1 - level.lost
+        if index + 1 < len(levels):
+            summed = correlation(levels[index + 1].factor, summed, length)
+        else:
+            summed = [0] * length
+        if level.weight:
+            row = _stay_values(part, level, fail, whole)
+            rises = [
+                level.weight * (v - w)
+                for v, w in zip(row[level.lost :], above[level.lost :], strict=True)
+            ]
+            summed = [s + r for s, r in zip(summed, rises, strict=True)]
+            above = row
+        if index in wanted:
+            found[index] = summed
+    return found
 
 
 def _stays(part: _Staged, fail: States, whole: int) -> tuple[int, dict[str, int]]:
     """The weight that the command stays (over its rolls, its test's and `whole`), and the
-    same for each of its testing units, which must also hold its own test."""
-    rises = _stay_values(part, fail, whole)
-    command = sum(dot(rung.at_most, rise) for rung, rise in zip(part.rungs, rises, strict=True))
-    from_rung: dict[Weights, list[int]] = {}  # by dice: the sums from each rung up
+    same for each of its testing units, which must also hold its own test: summed from the
+    best senior down (`correlation`), never rung by rung over every state."""
+    seniors = [level.senior for level in part.levels]
+    # a unit that holds: the senior is its claim or better, so no level below its claim counts
+    first = {kind: bisect_left(seniors, kind.claim) for kind in part.part.alike}
+    sums = _from_each_level(part, fail, whole, {0, *first.values()})
+    command = dot(part.levels[0].factor, sums[0])
     units: dict[str, int] = {}
-    for kind in part.part.alike:
-        if kind.weights not in from_rung:
-            terms = [
-                dot(divided(rung.at_most, kind.weights.hold, kind.weights.fail), rise)
-                for rung, rise in zip(part.rungs, rises, strict=True)
-            ]
-            from_rung[kind.weights] = list(accumulate(reversed(terms)))[::-1]
-        # it holds: the senior is its claim or better, so no rung below its claim counts
-        first = sum(1 for rung in part.rungs if rung.senior < kind.claim)
-        units |= dict.fromkeys(kind.names, kind.weights.hold * from_rung[kind.weights][first])
+    at_most: Polynomial = [1]
+    for index, level in enumerate(part.levels):
+        at_most = times(at_most, level.factor)
+        for kind in (kind for kind in part.part.alike if first[kind] == index):
+            quotient = divided(at_most, kind.weights.hold, kind.weights.fail)
+            units |= dict.fromkeys(kind.names, kind.weights.hold * dot(quotient, sums[index]))
     return command, units
 
 
