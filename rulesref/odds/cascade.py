@@ -191,6 +191,7 @@ class _Staged(NamedTuple):
 
     part: _Command
     levels: list[Level]  # its unit stage, over `rolls`
+    products: dict[int, Polynomial]  # of the levels up to where a kind of unit holds
     rolls: int
     out_of: int  # the rolls of its own test
     outcomes: States  # (units left, senior figure) after its test, over `den`
@@ -286,13 +287,23 @@ def _levels(part: _Command, keep: bool) -> list[Level]:
     ]
 
 
-def _rungs(levels: Sequence[Level]) -> Iterator[Rung]:
+def _firsts(part: _Command, levels: Sequence[Level]) -> dict[Alike, int]:
+    """For each kind of unit, the first level it holds on: if it holds, the senior is its
+    claim or better, so no level below its claim counts."""
+    seniors = [level.senior for level in levels]
+    return {kind: bisect_left(seniors, kind.claim) for kind in part.alike}
+
+
+def _rungs(levels: Sequence[Level], kept: dict[int, Polynomial]) -> Iterator[Rung]:
     """For each senior figure the command may end with, the weights of its units lost with
     a senior no better, one at a time (a senior no better than one whose `weight` is 0 is
-    impossible: those levels come first, and make no rung)."""
+    impossible: those levels come first, and make no rung). The product of the levels up
+    to each level `kept` asks for is put in it, for the units' stays."""
     at_most: Polynomial = [1]
-    for senior, factor, weight, lost in levels:
+    for index, (senior, factor, weight, lost) in enumerate(levels):
         at_most = times(at_most, factor)
+        if index in kept:
+            kept[index] = at_most
         if weight:
             yield Rung(senior, [0] * lost + [weight * w for w in at_most])
 
@@ -343,13 +354,14 @@ def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational
     states after its test."""
     levels = _levels(part, keep)
     rolls = prod(kind.weights.out_of ** len(kind.names) for kind in part.alike)
-    outcomes, fails = _command_stage(part, _rungs(levels), keep)
+    products: dict[int, Polynomial] = dict.fromkeys(_firsts(part, levels).values(), [])
+    outcomes, fails = _command_stage(part, _rungs(levels, products), keep)
     out_of = rolls_of_a_test(part.command.doctrine)
     den = rolls * out_of
     common = int(gcd(den, *outcomes.values()))  # smaller numbers for the force stage
     outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
     command_fails[part.command.name] = probability_of_rolls(fails, den)
-    return _Staged(part, levels, rolls, out_of, outcomes, den // common)
+    return _Staged(part, levels, products, rolls, out_of, outcomes, den // common)
 
 
 def cascade_probabilities(
@@ -674,18 +686,13 @@ def _stays(part: _Staged, fail: States, whole: int) -> tuple[int, dict[str, int]
     """The weight that the command stays (over its rolls, its test's and `whole`), and the
     same for each of its testing units, which must also hold its own test: summed from the
     best senior down (`correlation`), never rung by rung over every state."""
-    seniors = [level.senior for level in part.levels]
-    # a unit that holds: the senior is its claim or better, so no level below its claim counts
-    first = {kind: bisect_left(seniors, kind.claim) for kind in part.part.alike}
+    first = _firsts(part.part, part.levels)
     sums = _from_each_level(part, fail, whole, {0, *first.values()})
     command = dot(part.levels[0].factor, sums[0])
     units: dict[str, int] = {}
-    at_most: Polynomial = [1]
-    for index, level in enumerate(part.levels):
-        at_most = times(at_most, level.factor)
-        for kind in (kind for kind in part.part.alike if first[kind] == index):
-            quotient = divided(at_most, kind.weights.hold, kind.weights.fail)
-            units |= dict.fromkeys(kind.names, kind.weights.hold * dot(quotient, sums[index]))
+    for kind, index in first.items():
+        quotient = divided(part.products[index], kind.weights.hold, kind.weights.fail)
+        units |= dict.fromkeys(kind.names, kind.weights.hold * dot(quotient, sums[index]))
     return command, units
 
 
