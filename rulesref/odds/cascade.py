@@ -274,16 +274,18 @@ def _levels(part: _Command, keep: bool) -> list[Level]:
     seniors = sorted({part.base, *(kind.claim for kind in part.alike if kind.claim > part.base)})
     level = {senior: index for index, senior in enumerate(seniors)}
     factors: list[list[Polynomial]] = [[] for _ in seniors]
-    all_fail = [(1, 0)] * len(seniors)  # the units of better claims: weight, units lost
+    own = [(1, 0)] * len(seniors)  # the units of each claim: the weight all fail, how many
     for kind in part.alike:
         index = level.get(kind.claim, 0)
         factors[index].append(_binomial(kind.weights, len(kind.names)))
-        for below in range(index):
-            weight, lost = all_fail[below]
-            all_fail[below] = weight * kind.weights.fail ** len(kind.names), lost + len(kind.names)
+        weight, count = own[index]
+        own[index] = weight * kind.weights.fail ** len(kind.names), count + len(kind.names)
+    all_fail = [(1, 0)]  # the units of every better claim, from the best claim down
+    for weight, count in own[:0:-1]:
+        all_fail.append((all_fail[-1][0] * weight, all_fail[-1][1] + count))
     return [
         Level(senior, polynomial_product(products), weight, lost)
-        for senior, products, (weight, lost) in zip(seniors, factors, all_fail, strict=True)
+        for senior, products, (weight, lost) in zip(seniors, factors, all_fail[::-1], strict=True)
     ]
 
 
@@ -639,15 +641,17 @@ def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) 
     return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
 
 
-def _stay_values(part: _Staged, level: Level, fail: States, whole: int) -> list[int]:
+def _stay_values(
+    part: _Staged, level: Level, tests: Sequence[bool], fail: States, whole: int
+) -> list[int]:
     """By units lost, with the senior figure at the level: the weight that the command then
     stays on the table and the force holds (over `whole` for the force, and the rolls of
-    the command's test)."""
+    the command's test); `tests`: whether it takes its own test, by units lost."""
     command, row = part.part, []
     holds_its_test = part.out_of - _weights(level.senior.target, command.command.doctrine).fail
-    for lost, tests in enumerate(_command_tests(command)):
+    for lost, its_test in enumerate(tests):
         left = command.before - command.wiped - lost
-        holds = holds_its_test if tests else part.out_of
+        holds = holds_its_test if its_test else part.out_of
         row.append(holds * (whole - fail.get(State(left, level.senior), 0)) if left else 0)
     return row
 
@@ -659,7 +663,7 @@ def _from_each_level(
     product of the levels up to j) meets in the states of the levels from j up, so that
     `dot(p, ...)` is the sum over those states of their weights (p times the levels above,
     with a rung's weight and shift) by their stay values, less the same a level up."""
-    levels, found = part.levels, {}
+    levels, found, tests = part.levels, {}, _command_tests(part.part)
     above: list[int] = [0] * (part.part.tests + 1)
     summed: list[int] = []  # over the levels above, in the units lost of the one below
     for index in reversed(range(len(levels))):
@@ -670,7 +674,7 @@ def _from_each_level(
         else:
             summed = [0] * length
         if level.weight:
-            row = _stay_values(part, level, fail, whole)
+            row = _stay_values(part, level, tests, fail, whole)
             rises = [
                 level.weight * (v - w)
                 for v, w in zip(row[level.lost :], above[level.lost :], strict=True)
