@@ -324,8 +324,9 @@ def _unit_states(rungs: Iterable[Rung]) -> Iterator[tuple[int, Claim, int]]:
 def _command_tests(part: _Command) -> list[bool]:
     """LD-9, by the units its tests lose: whether the command then takes its own test."""
     units, before = len(part.command.units), part.before
+    # none left is no test (below_half says so): the command is gone
     return [
-        0 < left and below_half(units, before, left)
+        below_half(units, before, left)
         for left in range(before - part.wiped, before - part.wiped - part.tests - 1, -1)
     ]
 
