@@ -135,6 +135,7 @@ losses = st.builds(
 @example([Counts(5, (1,)), Counts(0, (2, 3))], Counts(0, (1,)), Counts(0, (1,)), 4)
 @example([Counts(0, (0, 0, 1))] * 3, Counts(0, (1,)), Counts(2, (1, 1)), 9).via("alike parts")
 @example([Counts(0, (1,) * 6)] * 2, Counts(0, (1,)), Counts(0, (1,)), 40).via("packed products")
+@example([Counts(0, (1, 1))] * 2, Counts(0, (1, 3)), Counts(1, (2,)), 4).via("a number in common")
 def test_each_window_holds_the_product_of_all_the_others(parts, outer, common, top):
     """Every entry a part reads, `fewer(top - k)` for each of its totals k below the bar,
     is the weight of the others' product (with `outer` and `common`) below `top - k`."""
