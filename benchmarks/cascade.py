@@ -205,7 +205,8 @@ def adversary(seed: int) -> Callable[[int], tuple[Force, dict[str, int], list[st
 def accepted(shape: Callable[[int], tuple[Force, dict[str, int], list[str]]], units: int) -> bool:
     force, casualties, prefer = shape(units)
     try:
-        after, figures = leadership._after(force, casualties), frozenset(prefer)
+        after = leadership.models_left(force, casualties)
+        figures = leadership.preferred_figures(force, prefer)
         commands = [cascade._testing(command, after, figures) for command in force.commands]
         cascade._check_size(commands, False)
     except RulesError:

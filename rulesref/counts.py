@@ -31,10 +31,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
+from operator import mul
 
 from rulesref.exact import mpz
 
-__all__ = ["Counts", "product"]
+__all__ = [
+    "Counts",
+    "Window",
+    "all_but_one",
+    "correlation",
+    "dot",
+    "product",
+    "windows_of_all_but_one",
+]
 
 
 @dataclass(frozen=True)
@@ -233,3 +242,168 @@ def divided(polynomial: Polynomial, hold: int, fail: int) -> list[int]:
         previous = (coefficient - fail * previous) // hold
         quotient.append(previous)
     return quotient
+
+
+def dot(a: Sequence[int], b: Sequence[int]) -> int:
+    """The sum of the products of terms in the same place, up to the shorter's end.
+
+    ```python
+    from rulesref.counts import dot
+
+    print(dot([1, 2, 3], [10, 100]))
+    #> 210
+    ```
+    """
+    return sum(map(mul, a, b))
+
+
+def all_but_one(values: Sequence[int]) -> list[int]:
+    """For each value, the product of all the others (without dividing: a 0 is welcome).
+
+    ```python
+    from rulesref.counts import all_but_one
+
+    print(all_but_one([2, 3, 0]))
+    #> [0, 0, 6]
+    ```
+    """
+    before = list(accumulate(values, mul, initial=1))
+    after = list(accumulate(reversed(values), mul, initial=1))[::-1]
+    return [before[index] * after[index + 1] for index in range(len(values))]
+
+
+def correlation(polynomial: Polynomial, values: Sequence[int], length: int) -> list[int]:
+    """Entry k, for k below `length`: the sum over i of `polynomial[i] * values[k + i]`
+    (`values` as long as `length` and the polynomial's degree). What the dot product with a
+    product needs of one factor: `dot(times(a, polynomial), values)` is
+    `dot(a, correlation(polynomial, values, len(a)))`, so a sum of dot products with the
+    products of a growing product is summed from the longest down, on short numbers.
+
+    ```python
+    from rulesref.counts import correlation
+
+    print(correlation([1, 2], [10, 20, 30], 2))  # 10 + 2*20, 20 + 2*30
+    #> [50, 80]
+    ```
+    """
+    width = len(polynomial)
+    if width <= _SUMS_PER_COEFFICIENT:
+        return [dot(polynomial, values[k : k + width]) for k in range(length)]
+    return times(polynomial[::-1], values)[width - 1 : width - 1 + length]
+
+
+# Windows: what a sum of totals needs of all the others, when the question is "below a bar".
+# Some entries of a product are quicker as sums of products than by packing, when the sums
+# take at most this many products for each coefficient that packing would make.
+_SUMS_PER_COEFFICIENT = 8
+
+
+@dataclass(frozen=True)
+class Window:
+    """Running totals of a polynomial's weights, only from degree `start` on: `sums[j]` is
+    the weight of every degree up to `start + j`. Below its start it answers 0: it is read
+    only where the polynomial has no weight below its start, or where no reader looks.
+
+    ```python
+    from rulesref.counts import Window
+
+    two_coins = Window(0, [1, 3, 4])  # 0, 1, 2 heads: 1, 2, 1 ways
+    print(two_coins.fewer(2), two_coins.times([1, 1], 1, 3))  # a third coin
+    #> 3 Window(start=1, sums=[4, 7])
+    ```
+    """
+
+    start: int
+    sums: Sequence[int]
+
+    @classmethod
+    def of_one(cls, parts: Sequence[Counts], top: int) -> "Window":
+        """The window of the number 1 (every running total 1) that `windows_of_all_but_one`
+        needs for these parts under `top`."""
+        lowered = top - sum(part.low for part in parts)
+        start = max(lowered - 1 - sum(len(part.weights) - 1 for part in parts), 0)
+        return cls(start, [1] * max(lowered - start, 0))
+
+    def fewer(self, units: int) -> int:
+        """The weight of every degree below `units`."""
+        index = units - 1 - self.start
+        return self.sums[index] if index >= 0 and self.sums else 0
+
+    def times(self, polynomial: Polynomial, start: int, top: int) -> "Window":
+        """The window from `start` to `top` (excluded) of the product of this window's
+        polynomial and `polynomial`, whose degree is at most `start - self.start` (or this
+        window's polynomial has nothing below its start)."""
+        low = min(self.start, start)  # below its start, the window's sums are 0
+        sums = [0] * (self.start - low) + list(self.sums)
+        products = (top - start) * len(polynomial)
+        if products <= _SUMS_PER_COEFFICIENT * (len(sums) + len(polynomial)):
+            return Window(
+                start, [dot(polynomial, sums[k::-1]) for k in range(start - low, top - low)]
+            )
+        return Window(start, times(sums, polynomial)[start - low : top - low])
+
+
+def windows_of_all_but_one(
+    parts: Sequence[Counts], top: int, outer: Window, common: Counts
+) -> list[Window]:
+    """For each part, the window of the product of all the other parts, of `outer`'s
+    polynomial and of `common` (a factor of every product, which needs no window of its
+    own; `Counts(0, (1,))` for none), as far as that part needs under the bar `top`: the
+    window answers `fewer(top - k)` for every total k of the part. `outer` must reach as
+    far below the bar as all the parts and `common` together (`Window.of_one` for none).
+
+    Each window is read at `top - k`, so each is found by halving the list (each half gets
+    the other half's product, made once, cut at the bar), not by dividing the whole product.
+
+    ```python
+    from rulesref.counts import Counts, Window, windows_of_all_but_one
+
+    coin, die = Counts(0, (1, 1)), Counts(1, (1, 1, 1))  # 0 or 1; 1, 2 or 3
+    one = Counts(0, (1,))
+    windows = windows_of_all_but_one([coin, die], 3, Window.of_one([coin, die], 3), one)
+    print(windows[0].fewer(3 - 0), windows[1].fewer(3 - 1))  # die below 3; coin below 2
+    #> 2 2
+    ```
+    """
+    shift = sum(part.low for part in parts) + common.low
+    if top <= shift or not outer.sums:
+        return [Window(0, [])] * len(parts)  # every total reaches the bar
+    lowered = top - shift
+    if common.weights != (1,):
+        reach = sum(len(part.weights) - 1 for part in parts)
+        outer = outer.times(common.weights, max(lowered - 1 - reach, 0), lowered)
+    windows = _halving([part.weights for part in parts], lowered, outer)
+    return [
+        Window(window.start + shift - part.low, window.sums)
+        for window, part in zip(windows, parts, strict=True)
+    ]
+
+
+def _halving(parts: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
+    """`windows_of_all_but_one` for polynomials (totals from 0)."""
+    reaches = [len(part) - 1 for part in parts]
+    ends = list(accumulate((len(part) for part in parts), initial=0))
+    products: dict[tuple[int, int], Polynomial] = {}
+
+    def product_of(low: int, high: int) -> Polynomial:
+        if (low, high) not in products:
+            middle = middle_of(ends, low, high)
+            products[low, high] = (
+                parts[low][:top]
+                if high - low == 1
+                else times(product_of(low, middle), product_of(middle, high), top)
+            )
+        return products[low, high]
+
+    def start(low: int, high: int) -> int:
+        return max(top - 1 - sum(reaches[low:high]), 0)
+
+    def down(low: int, high: int, outer: Window) -> list[Window]:
+        if high - low == 1:
+            return [outer]
+        middle = middle_of(ends, low, high)
+        left = outer.times(product_of(middle, high), start(low, middle), top)
+        right = outer.times(product_of(low, middle), start(middle, high), top)
+        return down(low, middle, left) + down(middle, high, right)
+
+    return down(0, len(parts), outer)

@@ -3,7 +3,19 @@
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from rulesref.counts import Counts, binomial, divided, polynomial_product, product
+from rulesref.counts import (
+    Counts,
+    Window,
+    all_but_one,
+    binomial,
+    correlation,
+    divided,
+    dot,
+    polynomial_product,
+    product,
+    times,
+    windows_of_all_but_one,
+)
 
 weights = st.lists(st.integers(0, 2**80), min_size=1, max_size=40).map(tuple)
 counts = st.builds(Counts, st.integers(-50, 50), weights)
@@ -101,3 +113,94 @@ def _schoolbook(a, b):
         for j, y in enumerate(b):
             result[i + j] += x * y
     return result
+
+
+def fewer_than(c: Counts, units: int) -> int:
+    """The weight of the totals below `units`, one by one."""
+    return sum(w for k, w in as_dict(c).items() if k < units)
+
+
+def running(c: Counts, top: int) -> Window:
+    """The whole window of `c` (totals from 0) up to the bar, summed one by one."""
+    return Window(0, [fewer_than(c, units) for units in range(1, top + 1)])
+
+
+losses = st.builds(
+    Counts, st.integers(0, 6), st.lists(st.integers(0, 99), min_size=1, max_size=6).map(tuple)
+)
+
+
+@given(st.lists(losses, min_size=1, max_size=7), losses, losses, st.integers(0, 40))
+@example([Counts(0, (1, 1))], Counts(0, (1,)), Counts(0, (1,)), 0).via("a bar never missed")
+@example([Counts(5, (1,)), Counts(0, (2, 3))], Counts(0, (1,)), Counts(0, (1,)), 4)
+@example([Counts(0, (0, 0, 1))] * 3, Counts(0, (1,)), Counts(2, (1, 1)), 9).via("alike parts")
+@example([Counts(0, (1,) * 6)] * 2, Counts(0, (1,)), Counts(0, (1,)), 40).via("packed products")
+@example([Counts(0, (1, 1))] * 2, Counts(0, (1, 3)), Counts(1, (2,)), 4).via("a number in common")
+def test_each_window_holds_the_product_of_all_the_others(parts, outer, common, top):
+    """Every entry a part reads, `fewer(top - k)` for each of its totals k below the bar,
+    is the weight of the others' product (with `outer` and `common`) below `top - k`."""
+    windows = windows_of_all_but_one(parts, top, running(outer, top), common)
+    assert len(windows) == len(parts)
+    for index, (part, window) in enumerate(zip(parts, windows, strict=True)):
+        others = outer.times(common)
+        for other in parts[:index] + parts[index + 1 :]:
+            others = others.times(other)
+        for k in range(part.low, min(part.high, top - 1) + 1):
+            assert window.fewer(top - k) == fewer_than(others, top - k), (index, k)
+
+
+@given(st.lists(losses, min_size=1, max_size=7), st.integers(0, 40))
+def test_the_window_of_one_reaches_as_far_as_the_parts_need(parts, top):
+    one = Counts(0, (1,))
+    from_one = windows_of_all_but_one(parts, top, Window.of_one(parts, top), one)
+    from_zero = windows_of_all_but_one(parts, top, running(one, top), one)
+    for part, a, b in zip(parts, from_one, from_zero, strict=True):
+        read = range(part.low, min(part.high, top - 1) + 1)  # the part's totals
+        assert [a.fewer(top - k) for k in read] == [b.fewer(top - k) for k in read]
+
+
+@given(losses, losses, st.integers(0, 30), st.integers(1, 30))
+@example(Counts(0, tuple(range(1, 30))), Counts(0, (3, 1)), 1, 30).via("sums of products")
+@example(Counts(0, (1, 2)), Counts(0, tuple(range(1, 30))), 29, 30).via("one packed product")
+def test_a_window_times_a_polynomial_is_the_window_of_the_product(c, by, start, width):
+    """From a window that starts as far below `start` as the polynomial's degree."""
+    whole = running(c, start + width)
+    first = max(start - (len(by.weights) - 1), 0)
+    window = Window(first, whole.sums[first:])
+    result = window.times(list(by.weights), start, start + width)
+    expected = c.times(Counts(0, by.weights))
+    assert result.start == start
+    assert list(result.sums) == [fewer_than(expected, k + 1) for k in range(start, start + width)]
+
+
+@given(st.lists(st.integers(-(10**30), 10**30), max_size=12))
+def test_all_but_one_is_every_product_but_one(values):
+    for index, value in enumerate(all_but_one(values)):
+        expected = 1
+        for other in values[:index] + values[index + 1 :]:
+            expected *= other
+        assert value == expected
+
+
+@given(st.lists(st.integers(-99, 99)), st.lists(st.integers(-99, 99)))
+def test_dot_stops_at_the_shorter(a, b):
+    assert dot(a, b) == sum(a[k] * b[k] for k in range(min(len(a), len(b))))
+
+
+def test_a_window_answers_zero_below_its_start_and_when_empty():
+    assert Window(3, [5, 6]).fewer(3) == 0
+    assert Window(3, [5, 6]).fewer(4) == 5
+    assert Window(0, []).fewer(7) == 0
+
+
+@given(
+    st.lists(st.integers(-(10**20), 10**20), min_size=1, max_size=12),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=12),
+    st.lists(st.integers(-(10**20), 10**20), max_size=30),
+)
+@example([1, -2, 3], [1] * 9, [5] * 11).via("a long factor, packed")
+@example([7], [1] * 8, list(range(8))).via("the longest factor summed directly")
+def test_a_dot_with_a_product_is_a_dot_with_the_correlation(a, factor, values):
+    values = (values + [0] * 30)[: len(a) + len(factor) - 1]
+    assert dot(times(a, factor), values) == dot(a, correlation(factor, values, len(a)))
+    assert len(correlation(factor, values, len(a))) == len(a)

@@ -73,3 +73,23 @@ def test_forces_near_the_limits_are_answered_or_refused_by_name(units, commands,
     elif units <= 120:  # answered in a test's time; bigger ones: benchmarks/cascade.py
         odds = cascade_probabilities(force, casualties, prefer=prefer)
         assert 0 <= odds.force_breaks <= 1
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_sums_and_packed_products_give_the_same_cascade(monkeypatch, keep):
+    """Long levels of alike units (a dozen at one claim) and many figures: every product
+    and correlation packed, then every one summed term by term; the answers agree."""
+    from rulesref import counts
+    from rulesref.leadership import Readings
+
+    force, casualties, prefer = leaders_in_every_unit(24, 2, 1)
+    squads = [Unit(f"s{k}", 10, 4, doctrine=Doctrine(1)) for k in range(12)]
+    force = Force([*force.commands, Command("alike", squads, [Leader("Lt", 3, 2)])])
+    casualties |= {f"s{k}": 6 for k in range(12)}
+    readings = Readings(removed_figures_survive=keep)
+    answers = []
+    for sums in (0, 10**9):
+        monkeypatch.setattr(counts, "_SUMS_PER_COEFFICIENT", sums)
+        answers.append(cascade_probabilities(force, casualties, prefer=prefer, readings=readings))
+    assert answers[0] == answers[1]
+    assert 0 < answers[0].force_breaks < 1

@@ -4,50 +4,69 @@ probability that each unit and command leaves the table and that the force break
 The rules are `rulesref.leadership`'s; this module only counts, in whole numbers (rolls out
 of all equally likely rolls), turned into `sympy.Rational`s at the end. Never over
 combinations of test results; over polynomials whose coefficient k is the weight of losing
-k units:
+k units (`rulesref.counts` holds their algebra: products, windows, all but one).
+
+Two commands, worked by hand:
+
+```python
+from rulesref.leadership import Command, Force, Unit
+from rulesref.odds.cascade import cascade_probabilities
+
+first = Command("1st", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])
+second = Command("2nd", [Unit("C", 10, "5+"), Unit("D", 10, "4+"), Unit("E", 10, "4+")])
+odds = cascade_probabilities(Force([first, second]), {"A": 6, "B": 6, "C": 6})
+print(odds.unit_fails["C"], odds.command_removed["1st"])  # 1st is gone if A and B fail
+#> 2/3 1/4
+print(odds.force_breaks, odds.unit_removed["D"])  # D stays unless the force breaks
+#> 1/12 1/12
+```
+
+A and B each hold on 1 roll of 2 and fail on the other: 1st loses 0, 1 or 2 units in
+1, 2, 1 ways of 4, the coefficients of (1 + x)^2. C holds on 1 roll of 3: 2nd loses 0 or
+1 unit in 1, 2 ways, 1 + 2x. The force loses k units with the coefficient k of the
+product, 1 + 4x + 5x^2 + 2x^3 over 12 rolls; three lost of five is below half (LD-11), so it
+tests with weight 2 of 12 and fails that test half the time: 1/12.
 
 - **In a command**, alike testing units (the same dice, the same claim to be the senior
   figure) are counted together: n of them lose k units in C(n, k) ways, the coefficients of
   (hold + fail x)^n. The weights of units lost with the senior figure at most s are one
   product of those polynomials for each s the command may end with (the units with a
-  better claim all failed), multiplied by GMP on packed integers (`rulesref.dice.convolve`).
+  better claim all failed), multiplied by GMP on packed integers.
 - **Across commands**, the force fails on the figures it may test on (thresholds) with the
   weight of a polynomial of what every command loses with a senior no better, up to the
   units that make the force test. A command's polynomial changes only at the thresholds
   of its own figures, so the thresholds are halved: on each run, the commands that stay
   the same over the whole run (and not over the run above) are multiplied in once, with
   the sum over the run's thresholds of what the others make (built bottom-up). Going back
-  down, what lies outside each command is found for all of them at once by halving the
-  list (halves of about equal length; of alike commands, all but one multiplied into what
-  lies outside first, so that one window serves them all; the units a command surely loses
-  taken out first, lowering the bar), as windows only as wide as needed.
+  down, what lies outside each command is found for all of them at once
+  (`windows_of_all_but_one`; of alike commands, all but one multiplied into what lies
+  outside first, so that one window serves them all), as windows only as wide as needed.
   Only thresholds every command can reach are counted.
 - **Back down**, the weight that a unit's command and force stay is a sum over the
   command's states; for the states in which one unit holds, its (hold + fail x) factor is
   divided out of the polynomials (exactly), once for each kind of unit.
-
-```python
-from rulesref.leadership import Command, Force, Unit
-from rulesref.odds.cascade import cascade_probabilities
-
-squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+")]
-odds = cascade_probabilities(Force([Command("Platoon", squads)]), {"A": 6})
-print(odds.unit_removed, odds.force_breaks)  # one of two squads is not below half
-#> {'A': 1/2, 'B': 0} 0
-```
 """
 
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
-from itertools import accumulate
 from math import prod
-from operator import mul
 from typing import NamedTuple
 
-from rulesref.counts import Counts, binomial, divided, middle_of, polynomial_product, times
+from rulesref.counts import (
+    Counts,
+    Window,
+    all_but_one,
+    binomial,
+    correlation,
+    divided,
+    dot,
+    polynomial_product,
+    times,
+    windows_of_all_but_one,
+)
 from rulesref.dice import probability_of_rolls
 from rulesref.errors import RulesError, instance_of
 from rulesref.exact import Rational, divexact, gcd
@@ -132,6 +151,18 @@ class Alike(NamedTuple):
     names: tuple[str, ...]
 
 
+class Level(NamedTuple):
+    """The testing units whose claim makes `senior` the command's senior figure (the base
+    senior's level also holds the units of no better claim): the weights of their units
+    lost, and the weight of every unit of a better claim failing (`weight`, `lost` units),
+    without which the senior is no better than `senior`."""
+
+    senior: Claim
+    factor: Polynomial
+    weight: int
+    lost: int
+
+
 class Rung(NamedTuple):
     """The weights of the units lost to failed tests with the senior figure no better than
     `senior` (cumulative over seniors)."""
@@ -159,7 +190,8 @@ class _Staged(NamedTuple):
     """A command's part of the exact cascade, its units' tests and its own counted."""
 
     part: _Command
-    rungs: list[Rung]  # its unit stage, over `rolls`
+    levels: list[Level]  # its unit stage, over `rolls`
+    products: dict[int, Polynomial]  # of the levels up to where a kind of unit holds
     rolls: int
     out_of: int  # the rolls of its own test
     outcomes: States  # (units left, senior figure) after its test, over `den`
@@ -231,33 +263,54 @@ def _binomial(weights: Weights, count: int) -> Polynomial:
     return binomial(weights.hold, weights.fail, count)
 
 
-def _rungs(part: _Command, keep: bool) -> list[Rung]:
-    """LD-5 to LD-7 in a command (LD-C5): for each senior figure it may end with, the
-    weights of its units lost to failed tests with a senior no better. A unit that fails
-    takes its figures with it; in the other reading of LD-C5 they stay senior."""
+def _levels(part: _Command, keep: bool) -> list[Level]:
+    """LD-5 to LD-7 in a command (LD-C5): its units that test, by the senior figure it may
+    end with, from the least. A unit that fails takes its figures with it; in the other
+    reading of LD-C5 they stay senior, and the best of them all is the senior."""
     if keep:
         senior = max([part.base, *(kind.claim for kind in part.alike)])
         every = [_binomial(kind.weights, len(kind.names)) for kind in part.alike]
-        return [Rung(senior, polynomial_product(every))]
+        return [Level(senior, polynomial_product(every), 1, 0)]
     seniors = sorted({part.base, *(kind.claim for kind in part.alike if kind.claim > part.base)})
     level = {senior: index for index, senior in enumerate(seniors)}
     factors: list[list[Polynomial]] = [[] for _ in seniors]
-    all_fail = [(1, 0)] * len(seniors)  # the units of better claims: weight, units lost
+    own = [(1, 0)] * len(seniors)  # the units of each claim: the weight all fail, how many
     for kind in part.alike:
         index = level.get(kind.claim, 0)
         factors[index].append(_binomial(kind.weights, len(kind.names)))
-        for below in range(index):
-            weight, lost = all_fail[below]
-            all_fail[below] = weight * kind.weights.fail ** len(kind.names), lost + len(kind.names)
-    rungs, at_most = [], [1]
-    for senior, products, (weight, lost) in zip(seniors, factors, all_fail, strict=True):
-        at_most = times(at_most, polynomial_product(products))
+        weight, count = own[index]
+        own[index] = weight * kind.weights.fail ** len(kind.names), count + len(kind.names)
+    all_fail = [(1, 0)]  # the units of every better claim, from the best claim down
+    for weight, count in own[:0:-1]:
+        all_fail.append((all_fail[-1][0] * weight, all_fail[-1][1] + count))
+    return [
+        Level(senior, polynomial_product(products), weight, lost)
+        for senior, products, (weight, lost) in zip(seniors, factors, all_fail[::-1], strict=True)
+    ]
+
+
+def _firsts(part: _Command, levels: Sequence[Level]) -> dict[Alike, int]:
+    """For each kind of unit, the first level it holds on: if it holds, the senior is its
+    claim or better, so no level below its claim counts."""
+    seniors = [level.senior for level in levels]
+    return {kind: bisect_left(seniors, kind.claim) for kind in part.alike}
+
+
+def _rungs(levels: Sequence[Level], kept: dict[int, Polynomial]) -> Iterator[Rung]:
+    """For each senior figure the command may end with, the weights of its units lost with
+    a senior no better, one at a time (a senior no better than one whose `weight` is 0 is
+    impossible: those levels come first, and make no rung). The product of the levels up
+    to each level `kept` asks for is put in it, for the units' stays."""
+    at_most: Polynomial = [1]
+    for index, (senior, factor, weight, lost) in enumerate(levels):
+        at_most = times(at_most, factor)
+        if index in kept:
+            kept[index] = at_most
         if weight:
-            rungs.append(Rung(senior, [0] * lost + [weight * w for w in at_most]))
-    return rungs
+            yield Rung(senior, [0] * lost + [weight * w for w in at_most])
 
 
-def _unit_states(rungs: Sequence[Rung]) -> Iterator[tuple[int, Claim, int]]:
+def _unit_states(rungs: Iterable[Rung]) -> Iterator[tuple[int, Claim, int]]:
     """(units lost, senior figure, weight) of each state of the unit stage."""
     below: Polynomial = []
     for senior, at_most in rungs:
@@ -268,17 +321,29 @@ def _unit_states(rungs: Sequence[Rung]) -> Iterator[tuple[int, Claim, int]]:
         below = at_most
 
 
-def _command_stage(part: _Command, rungs: Sequence[Rung], keep: bool) -> tuple[States, int]:
+def _command_tests(part: _Command) -> list[bool]:
+    """LD-9, by the units its tests lose: whether the command then takes its own test."""
+    units, before = len(part.command.units), part.before
+    # none left is no test (below_half says so): the command is gone
+    return [
+        below_half.unchecked(units, before, left)
+        for left in range(before - part.wiped, before - part.wiped - part.tests - 1, -1)
+    ]
+
+
+def _command_stage(part: _Command, rungs: Iterable[Rung], keep: bool) -> tuple[States, int]:
     """LD-9, LD-10 on the unit stage's weights: (units left, senior figure) after the
     command's test, with the weight of failing it. Units left 0 means the command is gone."""
-    command = part.command
-    out_of = rolls_of_a_test.unchecked(command.doctrine)
+    doctrine, tests = part.command.doctrine, _command_tests(part)
+    out_of = rolls_of_a_test.unchecked(doctrine)
     outcomes: States = defaultdict(int)
-    fails = 0
+    fails, fail_on = 0, {}
     for lost, senior, weight in _unit_states(rungs):
         left, gone = part.before - part.wiped - lost, (senior if keep else NOBODY)
-        if left and below_half.unchecked(len(command.units), part.before, left):
-            fail = _weights(senior.target, command.doctrine).fail
+        if tests[lost]:
+            if senior not in fail_on:
+                fail_on[senior] = _weights(senior.target, doctrine).fail
+            fail = fail_on[senior]
             outcomes[State(left, senior)] += weight * (out_of - fail)
             outcomes[State(0, gone)] += weight * fail
             fails += weight * fail
@@ -290,15 +355,16 @@ def _command_stage(part: _Command, rungs: Sequence[Rung], keep: bool) -> tuple[S
 def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational]) -> _Staged:
     """A command's units' tests and its own (LD-5 to LD-10, LD-C3), as weights of its
     states after its test."""
-    rungs = _rungs(part, keep)
+    levels = _levels(part, keep)
     rolls = prod(kind.weights.out_of ** len(kind.names) for kind in part.alike)
-    outcomes, fails = _command_stage(part, rungs, keep)
+    products: dict[int, Polynomial] = dict.fromkeys(_firsts(part, levels).values(), [])
+    outcomes, fails = _command_stage(part, _rungs(levels, products), keep)
     out_of = rolls_of_a_test.unchecked(part.command.doctrine)
     den = rolls * out_of
     common = int(gcd(den, *outcomes.values()))  # smaller numbers for the force stage
     outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
     command_fails[part.command.name] = probability_of_rolls(fails, den)
-    return _Staged(part, rungs, rolls, out_of, outcomes, den // common)
+    return _Staged(part, levels, products, rolls, out_of, outcomes, den // common)
 
 
 def cascade_probabilities(
@@ -335,22 +401,6 @@ def cascade_probabilities(
     command_fails: dict[str, Rational] = {}
     staged = [_stage_command(part, keep, command_fails) for part in commands]
     return _force_stage(force, staged, unit_fails, command_fails, prefer)
-
-
-def _products(values: list[int]) -> tuple[list[int], list[int]]:
-    """Products of the first i values, and of the values from i on, for every i."""
-    before, after = [1], [1]
-    for value in values:
-        before.append(before[-1] * value)
-    for value in reversed(values):
-        after.append(after[-1] * value)
-    return before, after[::-1]
-
-
-def _all_but_one(values: list[int]) -> list[int]:
-    """For each value, the product of all the others."""
-    before, after = _products(values)
-    return [before[index] * after[index + 1] for index in range(len(values))]
 
 
 class _ForceTest(NamedTuple):
@@ -403,95 +453,6 @@ def _nothing_left(test: _ForceTest, staged: Sequence[_Staged]) -> int:
     that."""
     zeros = [sum(w for state, w in part.outcomes.items() if not state.units) for part in staged]
     return test.out_of * prod(zeros)
-
-
-class Window(NamedTuple):
-    """Cumulative weights (entry j: the coefficients up to degree `start + j`) of a
-    polynomial, up to the bar: all a command needs of what the other commands lose."""
-
-    start: int
-    sums: list[int]
-
-    def fewer(self, units: int) -> int:
-        """The weight of losing fewer than `units` units."""
-        index = units - 1 - self.start
-        return self.sums[index] if index >= 0 and self.sums else 0
-
-
-# Some coefficients of a product are quicker as sums of products than by packing, when
-# the sums take at most this many products for each coefficient that packing would make.
-_SUMS_PER_COEFFICIENT = 8
-
-
-def _shifted(window: Window, polynomial: Polynomial, start: int, top: int) -> Window:
-    """The window from `start` to `top` of the cumulative weights of the product of the
-    window's polynomial and `polynomial` (degree at most `start - window.start`, or the
-    window's polynomial has nothing below its start)."""
-    low = min(window.start, start)  # below its start, the window's sums are 0
-    sums = [0] * (window.start - low) + window.sums
-    products = (top - start) * len(polynomial)
-    if products <= _SUMS_PER_COEFFICIENT * (len(sums) + len(polynomial)):
-        return Window(start, [_dot(polynomial, sums[k::-1]) for k in range(start - low, top - low)])
-    return Window(start, times(sums, polynomial)[start - low : top - low])
-
-
-def _halving(leaves: Sequence[Polynomial], top: int, outer: Window) -> list[Window]:
-    """For each leaf, the window of the product of `outer`'s polynomial and all the other
-    leaves that can matter to it, the leaf's degree below `top`: halving the list, each
-    half gets the other half's product (each product made once, each window as short as it
-    can be). `outer` must reach as far below `top` as all the leaves together."""
-    reaches = [len(leaf) - 1 for leaf in leaves]
-    ends = list(accumulate((len(leaf) for leaf in leaves), initial=0))
-    products: dict[tuple[int, int], Polynomial] = {}
-
-    def product(low: int, high: int) -> Polynomial:
-        if (low, high) not in products:
-            middle = middle_of(ends, low, high)
-            products[low, high] = (
-                leaves[low][:top]
-                if high - low == 1
-                else times(product(low, middle), product(middle, high), top)
-            )
-        return products[low, high]
-
-    def start(low: int, high: int) -> int:
-        return max(top - 1 - sum(reaches[low:high]), 0)
-
-    def down(low: int, high: int, outer: Window) -> list[Window]:
-        if high - low == 1:
-            return [outer]
-        middle = middle_of(ends, low, high)
-        left = _shifted(outer, product(middle, high), start(low, middle), top)
-        right = _shifted(outer, product(low, middle), start(middle, high), top)
-        return down(low, middle, left) + down(middle, high, right)
-
-    return down(0, len(leaves), outer)
-
-
-def _outside(leaves: Sequence[Counts], top: int, outer: Window, rest: Counts) -> list[Window]:
-    """`_halving` on the leaves without their sure losses, under a bar lowered by them all,
-    with `rest` (a factor in every leaf's outside, which needs no window of its own)
-    multiplied into `outer` first; each window then moved up by the sure losses of the
-    others and of `rest`."""
-    shift = sum(leaf.low for leaf in leaves) + rest.low
-    if top <= shift or not outer.sums:
-        return [Window(0, [])] * len(leaves)  # the bar is always reached
-    lowered = top - shift
-    if rest.weights != (1,):
-        reach = sum(len(leaf.weights) - 1 for leaf in leaves)
-        outer = _shifted(outer, rest.weights, max(lowered - 1 - reach, 0), lowered)
-    windows = _halving([leaf.weights for leaf in leaves], lowered, outer)
-    return [
-        Window(window.start + shift - leaf.low, window.sums)
-        for window, leaf in zip(windows, leaves, strict=True)
-    ]
-
-
-def _nothing_outside(leaves: Sequence[Counts], top: int) -> Window:
-    """The window `_outside` needs of the number 1 (cumulative weights all 1)."""
-    lowered = top - sum(leaf.low for leaf in leaves)
-    start = max(lowered - 1 - sum(len(leaf.weights) - 1 for leaf in leaves), 0)
-    return Window(start, [1] * max(lowered - start, 0))
 
 
 class Piece(NamedTuple):
@@ -666,8 +627,8 @@ def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) 
     rest, rest_mass, rest_gone = _others_of_kind(kinds, test.bar)
     pieces = [members[0][1] for members in kinds]
     leaves = [piece.below_bar for piece in pieces] + [node.inner]
-    windows = _outside(leaves, test.bar, outer.window, rest)
-    masses = _all_but_one([piece.mass for piece in pieces] + [node.inner_mass])
+    windows = windows_of_all_but_one(leaves, test.bar, outer.window, rest)
+    masses = all_but_one([piece.mass for piece in pieces] + [node.inner_mass])
     mass = outer.mass * rest_mass
     for members, window, others in zip(kinds, windows[:-1], masses[:-1], strict=True):
         for index, piece in members:
@@ -677,53 +638,66 @@ def _down(node: Node, outer: Outer, test: _ForceTest, outsides: list[Outsides]) 
     for half in node.halves:
         _down(half, inside, test, outsides)
     lost = range(node.inner.low, node.inner.low + len(node.inner.weights))
-    fewer = _dot(node.inner.weights, [inside.window.fewer(test.bar - k) for k in lost])
+    fewer = dot(node.inner.weights, [inside.window.fewer(test.bar - k) for k in lost])
     return inside.mass * node.inner_mass - inside.gone * node.inner_gone - fewer
 
 
-def _stay_values(part: _Staged, fail: States, whole: int) -> list[Polynomial]:
-    """For each rung of the unit stage, by units lost: the weight that the command then
+def _stay_values(
+    part: _Staged, level: Level, tests: Sequence[bool], fail: States, whole: int
+) -> list[int]:
+    """By units lost, with the senior figure at the level: the weight that the command then
     stays on the table and the force holds (over `whole` for the force, and the rolls of
-    the command's test), less the same on the next rung up."""
-    command, values = part.part, []
-    for senior, at_most in part.rungs:
-        row = []
-        for lost in range(len(at_most)):
-            left = command.before - command.wiped - lost
-            holds = part.out_of
-            if left and below_half.unchecked(len(command.command.units), command.before, left):
-                holds -= _weights(senior.target, command.command.doctrine).fail
-            row.append(holds * (whole - fail.get(State(left, senior), 0)) if left else 0)
-        values.append(row)
-    values.append([0] * len(values[-1]))
-    return [
-        [v - w for v, w in zip(row, up, strict=True)]
-        for row, up in zip(values, values[1:], strict=False)
-    ]
+    the command's test); `tests`: whether it takes its own test, by units lost."""
+    command, row = part.part, []
+    holds_its_test = part.out_of - _weights(level.senior.target, command.command.doctrine).fail
+    for lost, its_test in enumerate(tests):
+        left = command.before - command.wiped - lost
+        holds = holds_its_test if its_test else part.out_of
+        row.append(holds * (whole - fail.get(State(left, level.senior), 0)) if left else 0)
+    return row
 
 
-def _dot(a: Sequence[int], b: Sequence[int]) -> int:
-    """The sum of the products of terms in the same place, up to the shorter's end."""
-    return sum(map(mul, a, b))
+def _from_each_level(
+    part: _Staged, fail: States, whole: int, wanted: set[int]
+) -> dict[int, list[int]]:
+    """At each wanted level j: what a polynomial p of the units lost at that level (as the
+    product of the levels up to j) meets in the states of the levels from j up, so that
+    `dot(p, ...)` is the sum over those states of their weights (p times the levels above,
+    with a rung's weight and shift) by their stay values, less the same a level up."""
+    levels, found, tests = part.levels, {}, _command_tests(part.part)
+    above: list[int] = [0] * (part.part.tests + 1)
+    summed: list[int] = []  # over the levels above, in the units lost of the one below
+    for index in reversed(range(len(levels))):
+        level = levels[index]
+        length = part.part.tests + 1 - level.lost
+        if index + 1 < len(levels):
+            summed = correlation(levels[index + 1].factor, summed, length)
+        else:
+            summed = [0] * length
+        if level.weight:
+            row = _stay_values(part, level, tests, fail, whole)
+            rises = [
+                level.weight * (v - w)
+                for v, w in zip(row[level.lost :], above[level.lost :], strict=True)
+            ]
+            summed = [s + r for s, r in zip(summed, rises, strict=True)]
+            above = row
+        if index in wanted:
+            found[index] = summed
+    return found
 
 
 def _stays(part: _Staged, fail: States, whole: int) -> tuple[int, dict[str, int]]:
     """The weight that the command stays (over its rolls, its test's and `whole`), and the
-    same for each of its testing units, which must also hold its own test."""
-    rises = _stay_values(part, fail, whole)
-    command = sum(_dot(rung.at_most, rise) for rung, rise in zip(part.rungs, rises, strict=True))
-    from_rung: dict[Weights, list[int]] = {}  # by dice: the sums from each rung up
+    same for each of its testing units, which must also hold its own test: summed from the
+    best senior down (`correlation`), never rung by rung over every state."""
+    first = _firsts(part.part, part.levels)
+    sums = _from_each_level(part, fail, whole, {0, *first.values()})
+    command = dot(part.levels[0].factor, sums[0])
     units: dict[str, int] = {}
-    for kind in part.part.alike:
-        if kind.weights not in from_rung:
-            terms = [
-                _dot(divided(rung.at_most, kind.weights.hold, kind.weights.fail), rise)
-                for rung, rise in zip(part.rungs, rises, strict=True)
-            ]
-            from_rung[kind.weights] = list(accumulate(reversed(terms)))[::-1]
-        # it holds: the senior is its claim or better, so no rung below its claim counts
-        first = sum(1 for rung in part.rungs if rung.senior < kind.claim)
-        units |= dict.fromkeys(kind.names, kind.weights.hold * from_rung[kind.weights][first])
+    for kind, index in first.items():
+        quotient = divided(part.products[index], kind.weights.hold, kind.weights.fail)
+        units |= dict.fromkeys(kind.names, kind.weights.hold * dot(quotient, sums[index]))
     return command, units
 
 
@@ -764,7 +738,7 @@ def _force_stage(
         spans = [(index, _pieces(test, part, thresholds)) for index, part in enumerate(staged)]
         root = _node(0, len(thresholds), spans, [t.step for t in thresholds], test.bar)
         leaves = [piece.below_bar for _, piece in root.merged] + [root.inner]
-        nothing = Outer(_nothing_outside(leaves, test.bar), 1, 1)
+        nothing = Outer(Window.of_one(leaves, test.bar), 1, 1)
         outsides: list[Outsides] = [[] for _ in staged]
         broken += _down(root, nothing, test, outsides)
         for part, part_outsides, fail in zip(staged, outsides, fail_given, strict=True):
