@@ -23,13 +23,16 @@ print(table["rows"]["values"][6], table["columns"]["values"][3], table["cells"][
 import importlib
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import fields
+from itertools import product
 
 from rulesref.clauses import Clause, clause
 from rulesref.exact import Rational
-from rulesref.tables import MEASURES, BattleTable, Table
+from rulesref.questions import TABLE_ADDRESSES, break_table, leadership_table
+from rulesref.tables import MEASURES, BattleTable, Table, tables
 
-__all__ = ["READINGS", "readings", "odds"]
+__all__ = ["READINGS", "readings", "odds", "calculator_tables"]
 
 READINGS = {
     "BR": "rulesref.break_test.Readings",
@@ -88,4 +91,58 @@ def odds(table: Table | BattleTable) -> dict[str, object]:
         "rows": rows,
         "columns": columns,
         "cells": [[_exact(p) for p in row] for row in table.cells],
+    }
+
+
+# each calculator whose answers a table of the site holds: its yes/no options, in the
+# order `rulesref.tables.calculator_data` packs them, and the table they pick
+_TABLE_OF: dict[str, tuple[tuple[str, ...], Callable[..., str | None]]] = {
+    "break": (("steadfast", "insane_courage", "reroll"), break_table),
+    "leadership": (("ignore",), leadership_table),
+}
+
+
+def calculator_tables() -> dict[str, dict[str, object]]:
+    """By calculator, the table of the site that holds its answers for each set of its
+    options (`by_options`, indexed as `calculator_data` packs `options`, the first the
+    highest bit): the table's name, title and address, the inputs its rows and columns
+    are, and their values; None where no table has those options. The calculators page
+    names the cell its inverse answers come from by it.
+
+    ```python
+    from rulesref.data import calculator_tables
+
+    found = calculator_tables()["break"]
+    reroll = found["by_options"][0b011]  # insane_courage and reroll
+    print(found["options"], reroll["name"], reroll["row"], reroll["column"])
+    #> ('steadfast', 'insane_courage', 'reroll') break-test-reroll leadership lost_by
+    print(reroll["address"], found["by_options"][0b100])
+    #> odds/break-test/#the-re-roll-variant-not-in-break None
+    ```
+    """
+    by_name = {table.name: table for table in tables()}
+
+    def entry(name: str | None) -> dict[str, object] | None:
+        if name is None:
+            return None
+        table = by_name[name]
+        return {
+            "name": name,
+            "title": table.title,
+            "address": TABLE_ADDRESSES[name],
+            "row": table.row_label,
+            "column": table.column_label,
+            "rows": list(table.rows),
+            "columns": list(table.columns),
+        }
+
+    return {
+        calculator: {
+            "options": options,
+            "by_options": [
+                entry(table_of(**dict(zip(options, flags, strict=True))))
+                for flags in product((False, True), repeat=len(options))
+            ],
+        }
+        for calculator, (options, table_of) in _TABLE_OF.items()
     }

@@ -52,6 +52,9 @@ __all__ = [
     "least_leadership",
     "most_lost_by",
     "fewest_rerolls",
+    "break_table",
+    "leadership_table",
+    "TABLE_ADDRESSES",
     "View",
     "viewed",
     "greatest_margin_odds",
@@ -189,7 +192,8 @@ MAX_BAR_TEXT = 20  # "47.5%", "0.123456789": a bar is short; a long one is no ba
 class Needed:
     """What it takes to reach a chance: the `value` of `parameter` and its exact
     `probability`; `table`, `row` and `column` name the cell of the site's table that
-    holds it (`table` is None when no table of the site has the cell)."""
+    holds it (`table` is None when no table of the site has the cell), and `address`
+    where that table is on the site."""
 
     parameter: str
     value: int
@@ -197,6 +201,10 @@ class Needed:
     table: str | None
     row: int
     column: int
+
+    @property
+    def address(self) -> str | None:
+        return None if self.table is None else TABLE_ADDRESSES[self.table]
 
     def __str__(self) -> str:
         where = f", the {self.table} table's row {self.row}, column {self.column}"
@@ -219,13 +227,47 @@ def _first_meeting(values: range, meets: Callable[[int], bool]) -> int | None:
     return values[low] if low < len(values) else None
 
 
-def _break_table(setup: BreakSetup) -> str | None:
-    """The site's table that holds the Break tests of `setup`, if one does."""
-    if setup.steadfast or setup.leadership not in LEADERSHIP or setup.lost_by not in LOST_BY:
+def break_table(
+    *, steadfast: bool = False, insane_courage: bool = True, reroll: bool = False
+) -> str | None:
+    """The name of the site's table of Break tests taken with these options, if one has
+    them (no table has Steadfast units, nor re-rolls without Insane Courage).
+
+    ```python
+    from rulesref.questions import TABLE_ADDRESSES, break_table
+
+    print(break_table(reroll=True), TABLE_ADDRESSES[break_table(reroll=True)])
+    #> break-test-reroll odds/break-test/#the-re-roll-variant-not-in-break
+    ```
+    """
+    if steadfast or (reroll and not insane_courage):
         return None
-    if setup.reroll:
-        return "break-test-reroll" if setup.insane_courage else None
-    return "break-test" if setup.insane_courage else "break-test-no-insane-courage"
+    return "break-test" + "-no-insane-courage" * (not insane_courage) + "-reroll" * reroll
+
+
+def leadership_table(*, ignore: bool = False) -> str | None:
+    """The name of the site's table of d6 Leadership tests with these options, if one has
+    them (a Doctrine that ignores a failure always holds: no table)."""
+    return None if ignore else "leadership-test"
+
+
+TABLE_ADDRESSES = {
+    "break-test": "odds/break-test/#percentages",
+    "break-test-no-insane-courage": "odds/break-test/#without-insane-courage",
+    "break-test-reroll": "odds/break-test/#the-re-roll-variant-not-in-break",
+    "leadership-test": "odds/leadership-test/#percentages",
+}
+"""Where each table that a `Needed` can name is on the site, from its root: its odds page
+and the anchor that opens it (a tab's anchor opens that tab)."""
+
+
+def _break_table(setup: BreakSetup) -> str | None:
+    """The site's table that holds the Break test of `setup`, if one does."""
+    if setup.leadership not in LEADERSHIP or setup.lost_by not in LOST_BY:
+        return None
+    return break_table(
+        steadfast=setup.steadfast, insane_courage=setup.insane_courage, reroll=setup.reroll
+    )
 
 
 def _needed_break(parameter: str, setup: BreakSetup) -> Needed:
@@ -326,8 +368,8 @@ def fewest_rerolls(at_least: object, target: int | str, *, ignore: bool = False)
     found = _first_meeting(range(MAX_REROLLS + 1), lambda n: probability(n) >= goal)
     if found is None:
         return None
-    in_table = not ignore and written in TARGETS and found in REROLLS
-    table = "leadership-test" if in_table else None
+    in_table = written in TARGETS and found in REROLLS
+    table = leadership_table(ignore=ignore) if in_table else None
     return Needed("rerolls", found, probability(found), table, written, found)
 
 

@@ -2,7 +2,8 @@
 
 - `downloads/<table>.csv`: every probability table of the site, one line per cell with
   its percentage and its exact fraction as a numerator and a denominator;
-- `data/<calculator>.json`: every answer each calculator can show.
+- `data/<calculator>.json`: every answer each calculator can show, and (`tables`) the
+  table of the site that holds them, for each set of options (`rulesref.data`).
 
 They are computed by the package, never written by hand, so a download always agrees
 with the page and with `rulesref` itself. Computing them (32,768 small battles among
@@ -26,11 +27,13 @@ CACHE = ROOT / ".cache" / "data"
 
 def computed() -> list[tuple[str, str]]:
     """(path in the site, content) of every data file, computed by the package."""
+    from rulesref.data import calculator_tables
     from rulesref.tables import calculator_data, downloads
 
     tables = [(f"downloads/{name}", content) for name, content in downloads().items()]
+    held = calculator_tables()
     answers = [
-        (f"data/{name}.json", json.dumps(data, separators=(",", ":")))
+        (f"data/{name}.json", json.dumps(data | {"tables": held.get(name)}, separators=(",", ":")))
         for name, data in calculator_data().items()
     ]
     return tables + answers

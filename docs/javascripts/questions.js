@@ -30,7 +30,7 @@
     return [value[0] / g, value[1] / g];
   }
 
-  function setUp(widget, tools, data) {
+  function setUp(widget, tools, data, source) {
     const { sweep, need, needLabel, yes } = widget.dataset;
     const percent = ([n, d]) => tools.percent(n, d);
     const shown = (p) => `${tools.written(p)} (${percent(p)})`;
@@ -97,6 +97,19 @@
       }
     }
 
+    // ", the break-test table's row 10, column 3", the cell a link to its table, when a
+    // table of the site holds `cell` (data.tables, from rulesref.data.calculator_tables)
+    function heldBy(cell) {
+      const table = data.tables && data.tables.by_options[cell.flags];
+      const row = table && cell[table.row], column = table && cell[table.column];
+      if (!table || !table.rows.includes(row) || !table.columns.includes(column)) return [];
+      const link = document.createElement("a");
+      link.href = new URL(`../${table.address}`, source).href; // data files are in data/
+      link.textContent = `the ${table.name} table's row ${row}, column ${column}`;
+      link.title = table.title;
+      return [", ", link];
+    }
+
     // the first value of `need`, from its lowest, whose stored answer reaches the bar: each
     // later one reaches it too (more Leadership, more re-rolls: never a smaller chance)
     function inverse() {
@@ -114,6 +127,7 @@
         const p = chance(values, need, value);
         if (atLeast(p, goal)) {
           output.textContent = `${needLabel} ${value}: ${yes} ${tools.written(p)} (${percent(p)}), at least ${tools.written(goal)}`;
+          output.append(...heldBy({ ...values, [need]: value }));
           return;
         }
       }
@@ -163,7 +177,8 @@
   }
 
   for (const widget of widgets) {
-    fetch(new URL(widget.dataset.source, location.href)).then((response) => response.json())
-      .then((data) => setUp(widget, window.rulesrefCalculators, data));
+    const source = new URL(widget.dataset.source, location.href);
+    fetch(source).then((response) => response.json())
+      .then((data) => setUp(widget, window.rulesrefCalculators, data, source));
   }
 })();
