@@ -4,9 +4,11 @@ value found by trying them all, every view a sum over the enumerated dice."""
 
 import io
 import json
+import re
 from collections import Counter
 from contextlib import redirect_stdout
 from itertools import product
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -16,9 +18,11 @@ from test_browser import browser  # noqa: F401 (its fixture)
 
 from rulesref.break_test import MAX_LEADERSHIP, MAX_LOST_BY, break_test_probability
 from rulesref.cli import main
+from rulesref.data import calculator_tables
 from rulesref.errors import RulesError
 from rulesref.leadership import MAX_REROLLS, leadership_test_probability
 from rulesref.questions import (
+    TABLE_ADDRESSES,
     BreakSetup,
     LeadershipSetup,
     ReformSetup,
@@ -33,7 +37,15 @@ from rulesref.questions import (
     totals_odds,
     viewed,
 )
-from rulesref.tables import break_test_table, leadership_test_table, percent, tables
+from rulesref.tables import (
+    break_test_table,
+    calculator_data,
+    leadership_test_table,
+    percent,
+    tables,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
 
 bars = st.fractions(min_value=0, max_value=1, max_denominator=400).map(
     lambda f: Rational(f.numerator, f.denominator)
@@ -146,11 +158,63 @@ def test_each_answer_names_the_cell_of_the_sites_table_that_holds_it():
             assert by_name[found.table].cell(found.row, found.column) == found.probability
     found = least_leadership("1/2", 3)
     assert (found.table, found.row, found.column) == ("break-test", 10, 3)
+    assert found.address == "odds/break-test/#percentages"
+    assert least_leadership("1/2", 3, reroll=True).address == TABLE_ADDRESSES["break-test-reroll"]
     assert break_test_table().cell(10, 3) == found.probability == Rational(7, 12)
     rerolls = fewest_rerolls("90%", "4+")
     assert leadership_test_table().cell(4, 3) == rerolls.probability == Rational(15, 16)
     assert least_leadership("1/2", 3, steadfast=True).table is None  # no Steadfast table
+    assert least_leadership("1/2", 3, steadfast=True).address is None
     assert least_leadership("1/2", 0).row == 7  # Leadership 7 at a loss by 0: 7/12
+
+
+def _answer(data: dict, inputs: dict[str, int], flags: int) -> str:
+    """The answer of a calculator's data file for `inputs` and the packed `flags`."""
+    answer = data["answers"]
+    for name, (low, _) in data["inputs"].items():
+        answer = answer[inputs[name] - low]
+    return answer[flags]
+
+
+def test_the_table_each_set_of_options_names_holds_the_calculators_answers():
+    """rulesref.data.calculator_tables, which the calculators page reads: at every row and
+    column of the table named for a set of options, the cell is the answer the page shows
+    for those inputs and options, so the row it names holds the number it shows."""
+    data = calculator_data()
+    by_name = {table.name: table for table in tables()}
+    named = set()
+    for calculator, held in calculator_tables().items():
+        assert list(held["options"]) == list(data[calculator]["options"])  # packed alike
+        for flags, entry in enumerate(held["by_options"]):
+            if entry is None:
+                continue
+            named.add(entry["name"])
+            table = by_name[entry["name"]]
+            assert (entry["rows"], entry["columns"]) == (list(table.rows), list(table.columns))
+            assert entry["address"] == TABLE_ADDRESSES[table.name]
+            for row, column in product(table.rows, table.columns):
+                cell = {entry["row"]: row, entry["column"]: column}
+                assert _answer(data[calculator], cell, flags) == str(table.cell(row, column))
+    assert named == set(TABLE_ADDRESSES)  # each table once, and no address unused
+    assert calculator_tables()["break"]["by_options"][0b100] is None  # Steadfast: no table
+    assert calculator_tables()["leadership"]["by_options"][1] is None  # ignore: no table
+
+
+def test_each_tables_address_is_a_published_anchor_of_its_page():
+    """The links the calculators page draws go to anchors that tests/published_anchors.txt
+    keeps (the odds pages' old addresses, redirected, carry them)."""
+    published = set((ROOT / "tests/published_anchors.txt").read_text().split())
+    moved = dict(
+        re.findall(
+            r"^ +(examples/[\w-]+)\.md: (odds/[\w-]+)\.ipynb$",
+            (ROOT / "mkdocs.yml").read_text(),
+            re.M,
+        )
+    )
+    for address in TABLE_ADDRESSES.values():
+        page, _, anchor = address.partition("#")
+        old = {old for old, new in moved.items() if f"{new}/" == page}
+        assert {f"/{page}#{anchor}", *(f"/{o}/#{anchor}" for o in old)} & published, address
 
 
 def test_the_answers_at_the_edges():
@@ -491,4 +555,69 @@ def test_the_d6_comparison_by_keyboard_and_address(browser, base_url, width):  #
     friend.goto(page.url)
     friend.wait_for_selector(f"{D6}[data-ready=true]")
     assert _d6(friend, "difference") == f"{expected.difference} ({expected.points()})"
+    context.close()
+
+
+def _cell_shown(page, found) -> list[str]:
+    """The exact fraction the open table on an odds page shows at `found`'s row and column."""
+    table = {table.name: table for table in tables()}[found.table]
+    block = page.locator(".tabbed-block:visible table.rr-heat, table.rr-heat:visible").first
+    row = block.locator("tr").nth(table.rows.index(found.row) + 1)  # after the heading row
+    cell = row.locator("td").nth(table.columns.index(found.column))
+    return [cell.get_attribute("data-num"), cell.get_attribute("data-den")]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_inverse_answers_name_their_tables_row_by_keyboard(browser, base_url, width):  # noqa: F811
+    """Keyboard only: ask for the least Leadership (and the fewest re-rolls), Tab to the
+    row the answer names, Enter: the odds page opens that table, whose cell there holds
+    the exact fraction the answer shows."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{base_url}/tools/calculators/#compare")
+    page.wait_for_selector("#rr-questions[data-ready=true]")
+    page.focus("#rr-questions form.rr-need input[name=at_least]")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1/2")
+    for _ in range(3):  # Steadfast, Insane Courage, then Re-roll: tick it
+        page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    found = least_leadership("1/2", 3, reroll=True)
+    link = f"the {found.table} table's row {found.row}, column {found.column}"
+    assert page.evaluate("document.activeElement.textContent") == link
+    shown = page.inner_text("#rr-questions .rr-need-answer")
+    p = found.probability
+    assert shown == f"Leadership {found.value}: stands {p} ({percent(p)}), at least 1/2, {link}"
+    page.locator("#rr-questions .rr-need-answer").scroll_into_view_if_needed()
+    top = page.locator("#rr-questions form.rr-need").bounding_box()
+    bottom = page.locator("#rr-questions .rr-need-answer").bounding_box()
+    height = bottom["y"] + bottom["height"] - top["y"]
+    page.screenshot(
+        path=f"test-artifacts/need-row-{width}.png",
+        clip={"x": 0, "y": top["y"], "width": width, "height": height},
+    )
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/{found.address}")
+    anchor = found.address.partition("#")[2]
+    assert page.locator(f"#{anchor}").is_checked()  # its tab is open
+    assert _cell_shown(page, found) == [str(p.numerator), str(p.denominator)]
+
+    page.goto(f"{base_url}/tools/calculators/#compare-d6")
+    page.wait_for_selector(f"{D6}[data-ready=true]")
+    page.focus(f"{D6} form.rr-need input[name=at_least]")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("90%")
+    page.keyboard.press("Tab")  # the Doctrine that ignores a failure: no table has it
+    page.keyboard.press("Space")
+    assert page.locator(f"{D6} .rr-need-answer a").count() == 0
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    found = fewest_rerolls("90%", "4+")
+    link = f"the {found.table} table's row {found.row}, column {found.column}"
+    assert page.evaluate("document.activeElement.textContent") == link
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/{found.address}")
+    p = found.probability
+    assert _cell_shown(page, found) == [str(p.numerator), str(p.denominator)] == ["15", "16"]
     context.close()
