@@ -217,8 +217,9 @@ def test_every_page_previews_as_itself_in_a_chat(pages):
 
 
 def test_every_rule_has_a_short_address_that_previews_it(pages, site):
-    """/r/br-6/ carries the rule's id, title and words in its tags, and sends the reader
-    on to the rule (a refresh and a visible link); r/index.json has the same words."""
+    """/r/br-6/ carries the rule's id and title, and its quick answer as the description of
+    a chat's preview, and sends the reader on to the rule (a refresh and a visible link);
+    r/index.json has the rule's first paragraph for the previews on the rules pages."""
     import json
 
     from rulesref.clauses import CLAUSES
@@ -231,9 +232,12 @@ def test_every_rule_has_a_short_address_that_previews_it(pages, site):
         target = os.path.join(f"/r/{entry.anchor}/", short.redirect.partition("#")[0])
         assert os.path.normpath(target) + "/" == rule, entry.id
         assert short.redirect.endswith(f"#{entry.anchor}") and short.redirect in short.links
-        assert short.meta["og:title"].startswith(f"{entry.id} · {entry.title}"), entry.id
+        assert short.meta["og:title"] == f"{entry.id} · {entry.title} · rulesref", entry.id
+        assert short.meta["twitter:title"] == short.meta["og:title"], entry.id
+        assert entry.quick and short.meta["og:description"] == entry.quick, entry.id
+        assert short.meta["description"] == short.meta["twitter:description"] == entry.quick
         summary = words[entry.anchor]["words"]
-        assert summary and short.meta["og:description"] == summary == short.meta["description"]
+        assert summary and summary != entry.quick, entry.id  # the paragraph, for the rules pages
         assert "](" not in summary and "**" not in summary, summary  # plain words
         assert short.canonical.endswith(f"{rule}#{entry.anchor}"), short.canonical
 

@@ -1,12 +1,15 @@
 """MkDocs hook: a short address for every rule and clarification, and their previews.
 
-`/r/br-6/` is a small page whose title and description (and Open Graph and Twitter tags)
-are the rule's id, title and first paragraph, so a link pasted in a chat says what the
-rule is; it sends the reader on to the rule's anchor (a meta refresh, a script for
-browsers that drop the anchor, and a visible link). `/r/index.json` holds the same
-title and words of every rule, by id, for the previews of cross-references
-(docs/javascripts/site.js). Both are drawn from the rules pages' headings and first
-paragraphs (docs/hooks/rule_index.py), so they cannot drift from them.
+`/r/br-6/` is a small page whose title (and Open Graph and Twitter title) is the rule's
+id and title, and whose description is its quick answer (`Clause.quick`, the registry's
+one line in a player's words): a link pasted in a chat says what the rule is and answers
+it, where the first paragraph (a median of 242 characters) would be cut off mid-sentence.
+It sends the reader on to the rule's anchor (a meta refresh, a script for browsers that
+drop the anchor, and a visible link). `/r/index.json` holds the title and first
+paragraph of every rule, by id, for the previews of cross-references on the rules pages
+(docs/javascripts/site.js), where the reader has the time for the whole paragraph. Both
+are drawn from the rules pages' headings and first paragraphs (docs/hooks/rule_index.py)
+and from the registry, so they cannot drift from them.
 """
 
 import html
@@ -16,6 +19,8 @@ import re
 from pathlib import Path
 
 from rule_index import Rule, rules
+
+from rulesref.clauses import clause
 
 FOLDER = "r"
 
@@ -33,10 +38,11 @@ def _target(rule: Rule) -> str:
     return f"{page}/#{rule.anchor}"
 
 
-def short_page(rule: Rule, site_name: str, site_url: str) -> str:
-    """The short address's page: the rule's title and words in its tags, then on to the rule."""
+def short_page(rule: Rule, quick: str, site_name: str, site_url: str) -> str:
+    """The short address's page: the rule's title and its `quick` answer in its tags, then
+    on to the rule."""
     title = html.escape(f"{rule.id} · {rule.title} · {site_name}")
-    words = html.escape(plain(rule.summary))
+    words = html.escape(quick)
     target = html.escape(_target(rule))
     full = html.escape(f"{site_url.rstrip('/')}/{rule.page.removesuffix('.md')}/#{rule.anchor}")
     return f"""<!doctype html>
@@ -84,7 +90,8 @@ def on_post_build(config):
     for rule in found:
         folder = site / FOLDER / rule.anchor
         folder.mkdir(parents=True, exist_ok=True)
-        page = short_page(rule, config["site_name"], config["site_url"] or "/")
+        quick = clause(rule.id).quick
+        page = short_page(rule, quick, config["site_name"], config["site_url"] or "/")
         (folder / "index.html").write_text(page, encoding="utf-8")
     index = json.dumps(previews(found), ensure_ascii=False, separators=(",", ":"))
     (site / FOLDER / "index.json").write_text(index, encoding="utf-8")
