@@ -111,9 +111,7 @@ def settle(page, path: str) -> None:
         for calculator in ("break", "reform", "leadership", "battle"):
             ready(page, calculator)
     if path.startswith("/workbench/"):
-        page.wait_for_selector(
-            "#rr-workbench[data-answered], .rr-wb-precomputed", timeout=120_000
-        )
+        page.wait_for_selector("#rr-workbench[data-answered], .rr-wb-precomputed", timeout=120_000)
 
 
 # every page at both widths and in both schemes: a phone in the dark, a desktop in the light
