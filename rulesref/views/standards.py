@@ -45,7 +45,7 @@ FATE_COLOURS = {Fate.CAPTURED: Colour.RED, Fate.LOST: Colour.AMBER, Fate.KEPT: C
 
 def _cell(verdict: Verdict, rules_page: str) -> str:
     return (
-        f'<td><strong class="{FATE_COLOURS[verdict.fate]}">{verdict.fate.value}</strong> '
+        f'<td class="{FATE_COLOURS[verdict.fate]}">{verdict.fate.value} '
         f'<a href="{rules_page}#{verdict.clause.lower()}">{verdict.clause}</a></td>'
     )
 
@@ -76,9 +76,10 @@ def table_groups() -> list[tuple[str, list[Round]]]:
     return groups
 
 
-TABLE_STYLE = (  # compact cells, so that three columns fit on a phone
+TABLE_STYLE = (  # compact cells, so that three columns fit on a phone; few elements a row
     "<style>.st-table table td, .st-table table th {padding: .5em .6em}"
-    " .st-table table {font-size: .62rem}</style>"
+    " .st-table table {font-size: .62rem} .st-table td[class] {font-weight: 700}"
+    " .st-table small {display: block; font-size: inherit; font-style: italic}</style>"
 )
 
 
@@ -91,7 +92,7 @@ def decision_table_html(rules_page: str = "") -> str:
         standards = [s for s in Standard if any(v.standard is s for v in standard_fate(rounds[0]))]
         head = "".join(f"<th>{s.value.split()[0]}</th>" for s in standards)
         rows = [
-            f"<tr><td>{escape(r.label)}<br><em>victor: {VICTOR_LABELS[r.victor]}</em></td>"
+            f"<tr><td>{escape(r.label)}<small>victor: {VICTOR_LABELS[r.victor]}</small></td>"
             + "".join(_cell(v, rules_page) for v in standard_fate(r))
             + "</tr>"
             for r in rounds
