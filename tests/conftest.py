@@ -20,6 +20,12 @@ sys.path.append(str(ROOT / "tools"))
 from serve_site import serving  # noqa: E402
 
 
+def pytest_collection_modifyitems(items):
+    """The tests of the built site run after all others (in the order collected otherwise):
+    under pytest-xdist, one worker builds the site while the other goes on with the rest."""
+    items.sort(key=lambda item: "site" in item.fixturenames)
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, worker_id) -> Path:
     """The site, built once per test run with the pinned ProperDocs, `build --strict`,
