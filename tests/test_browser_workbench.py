@@ -228,6 +228,18 @@ def least_of(tries: int, measure) -> float:
     return least
 
 
+def answered_at(browser, address: str, width: int, scheme: str):
+    """A fresh page of the Workbench at `address`, `width` px wide in `scheme`, once Python
+    has answered (close its context when done)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
+    )
+    page = context.new_page()
+    page.goto(address)
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    return page
+
+
 def shows_no_number(page) -> bool:
     return page.locator(".rr-wb-results .rr-wb-frac").count() == 0
 
@@ -582,12 +594,7 @@ def test_the_chain_of_command_is_a_list_on_a_phone_and_nothing_wider_than_the_sc
     box scrolling sideways; on a wide screen the tree. For a person to look at:
     test-artifacts/workbench-chain-<width>-<scheme>.png."""
     ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(
-        viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
-    )
-    page = context.new_page()
-    page.goto(server + fragment_of("force", B_COMPANY))
-    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    page = answered_at(browser, server + fragment_of("force", B_COMPANY), width, scheme)
     figure = page.locator(".rr-wb-chart")
     tree, listed = figure.locator(".rr-chain > svg").all()
     assert (tree.is_visible(), listed.is_visible()) == (shown == "tree", shown == "list")
@@ -606,7 +613,7 @@ def test_the_chain_of_command_is_a_list_on_a_phone_and_nothing_wider_than_the_sc
     scale = drawn.evaluate("(svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width")
     assert scale >= (0.6 if shown == "tree" else 0.95), scale  # the words keep their size
     figure.screenshot(path=str(ARTIFACTS / f"workbench-chain-{width}-{scheme}.png"))
-    context.close()
+    page.context.close()
 
 
 def test_a_description_too_long_for_an_address_is_offered_as_a_file(bench, tmp_path):
@@ -921,12 +928,7 @@ def test_screenshots_and_nothing_wider_than_the_screen(browser, server, width, s
     """For a person to look at: test-artifacts/workbench-page-<width>-<scheme>.png, the
     top of the page (first answer, form) and a refusal beside a field."""
     ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(
-        viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
-    )
-    page = context.new_page()
-    page.goto(server + fragment_of("force", B_COMPANY))
-    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    page = answered_at(browser, server + fragment_of("force", B_COMPANY), width, scheme)
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
     page.evaluate("window.scrollTo(0, document.querySelector('.rr-wb-tabs').offsetTop - 60)")
     page.screenshot(path=str(ARTIFACTS / f"workbench-page-{width}-{scheme}.png"))
@@ -935,7 +937,7 @@ def test_screenshots_and_nothing_wider_than_the_screen(browser, server, width, s
     page.locator("""fieldset[data-path='["leaders",0]']""").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"workbench-page-refusal-{width}-{scheme}.png"))
     assert (ARTIFACTS / f"workbench-page-{width}-{scheme}.png").stat().st_size > 10_000
-    context.close()
+    page.context.close()
 
 
 # ---------------------------------------------------------------- A and B side by side
@@ -1040,10 +1042,7 @@ def test_a_and_b_read_at_every_width_and_scheme_with_no_serious_violation(
     columns), light and dark: nothing wider than the screen, no serious axe violation.
     For a person to look at: test-artifacts/workbench-ab-<width>-<scheme>.png."""
     ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
-    page = context.new_page()
-    page.goto(server + pair_of("force", B_COMPANY, LESS_LOST))
-    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    page = answered_at(browser, server + pair_of("force", B_COMPANY, LESS_LOST), width, scheme)
     table = page.locator("table.rr-wb-ab")
     assert len(comparison_rows(page)) > 3
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
@@ -1056,4 +1055,4 @@ def test_a_and_b_read_at_every_width_and_scheme_with_no_serious_violation(
     page.screenshot(path=str(ARTIFACTS / f"workbench-ab-{width}-{scheme}.png"))
     found = axe_violations(page, axe_source())
     assert not [v for v in found if v["impact"] in SERIOUS], found
-    context.close()
+    page.context.close()
