@@ -163,6 +163,25 @@ def word_of(name: str, value: object, words: type[W]) -> W:
     return words(one_of(name, value, tuple(words)))
 
 
+def member_of(name: str, value: object, words: type[W]) -> W:
+    """Return `value` if it is a member of `words`, else raise `RulesError` saying how to
+    write one. Records store the member and take nothing else: a word written as text is
+    read where it comes in, by `Kind("cavalry")` or `rulesref.inputs`."""
+    if isinstance(value, words):
+        return value
+    spelled = next((word for word in words if word.value == value), next(iter(words)))
+    kind = words.__name__
+    allowed = f'a {kind} ({kind}.{spelled.name} or {kind}("{spelled.value}"))'
+    raise RulesError(parameter=name, value=value, allowed=allowed)
+
+
+def settle(record: object, name: str, value: object) -> None:
+    """Set the field `name` of a frozen record from its `__post_init__`: a sequence given
+    for a `tuple[X, ...]` field, stored as the tuple its check returned, or a field worked
+    out once from the others. The one place a record's field is set after it is made."""
+    object.__setattr__(record, name, value)
+
+
 def instance_of(name: str, value: object, kind: type[T] | tuple[type[T], ...], allowed: str) -> T:
     """Return `value` if it is an instance of `kind` (`allowed` says so in words), else raise."""
     if not isinstance(value, kind):
