@@ -13,10 +13,10 @@ may be shared). Last, the process's peak resident memory over all of them.
 import resource
 import time
 
-from rulesref.campaign import Battle, Platoon, Side
+from rulesref.campaign import Battle, Kind, Platoon, Side, State
 from rulesref.odds.battle import BattleOdds, battle_odds
 
-MIX = (Platoon(), Platoon("cavalry"), Platoon("artillery"), Platoon(state="damaged"))
+MIX = (Platoon(), Platoon(Kind.CAVALRY), Platoon(Kind.ARTILLERY), Platoon(state=State.DAMAGED))
 
 
 def side(platoons: int, *, fortified: bool = False) -> Side:
@@ -27,7 +27,7 @@ def side(platoons: int, *, fortified: bool = False) -> Side:
 
 def brittle(platoons: int) -> Side:
     """Artillery attacking beside FUBAR and Damaged platoons defending."""
-    members = [Platoon("artillery"), Platoon(state="fubar"), Platoon(state="damaged")]
+    members = [Platoon(Kind.ARTILLERY), Platoon(state=State.FUBAR), Platoon(state=State.DAMAGED)]
     rolls = ["attack", "defence", "defence"]
     return Side([members[i % 3] for i in range(platoons)], [rolls[i % 3] for i in range(platoons)])
 

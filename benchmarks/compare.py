@@ -206,19 +206,19 @@ def passes(tests: int, at_least: int):
 
 
 def _battle():
-    from rulesref.campaign import Battle, Platoon, Side
+    from rulesref.campaign import Battle, Kind, Platoon, Roll, Side, State
 
     mix = (
-        Platoon("artillery"),  # +2
-        Platoon("cavalry"),  # +1 to attack
-        Platoon(state="damaged"),  # -1
-        Platoon(state="fubar"),  # always a 1
+        Platoon(Kind.ARTILLERY),  # +2
+        Platoon(Kind.CAVALRY),  # +1 to attack
+        Platoon(state=State.DAMAGED),  # -1
+        Platoon(state=State.FUBAR),  # always a 1
         Platoon(),
     )
 
     def side(fortified: bool):
         members = [mix[i % len(mix)] for i in range(50)]
-        return Side(members, ["attack", "defence"] * 25, fortified=fortified)
+        return Side(members, [Roll.ATTACK, Roll.DEFENCE] * 25, fortified=fortified)
 
     return Battle(side(False), side(True))
 

@@ -13,7 +13,6 @@ print(break_test_probability(leadership=8, lost_by=3))  # High Elves, lost by 3
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from rulesref.dice import probability_of_rolls, ways_at_most, with_rerolls
 from rulesref.errors import (
@@ -21,6 +20,7 @@ from rulesref.errors import (
     checked_by,
     dice_roll,
     instance_of,
+    member_of,
     readings_of,
     sequence_of,
     text,
@@ -234,45 +234,40 @@ def ranks(models: int, width: int) -> int:
     return full + (1 if last >= 5 else 0)
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Unit:
     """A rank-and-file unit as Steadfast sees it: models in ranks `width` wide.
 
-    `unit_strength` defaults to the number of models, and is never fewer: each model
-    counts at least 1.
+    `unit_strength` left out is one per model (`strength` gives it either way); it is
+    never fewer than the models: each model counts at least 1.
 
     ```python
     from rulesref.break_test import Unit
 
     halberdiers = Unit(models=30, width=6)
-    print(halberdiers.ranks, halberdiers.unit_strength)
-    #> 5 30
+    print(halberdiers.ranks, halberdiers.strength, Unit(20, 5, unit_strength=60).strength)
+    #> 5 30 60
     ```
     """
 
     models: int
     width: int
-    unit_strength: int
-    disrupted: bool
-    skirmisher: bool
+    unit_strength: int | None = None
+    disrupted: bool = False
+    skirmisher: bool = False
 
-    def __init__(
-        self,
-        models: int,
-        width: int,
-        unit_strength: int | None = None,
-        disrupted: bool = False,
-        skirmisher: bool = False,
-    ) -> None:
-        set_field = partial(object.__setattr__, self)
-        set_field("models", whole_number("models", models, 1, MAX_MODELS))
-        set_field("width", whole_number("width", width, 1, models))
-        strength = models if unit_strength is None else unit_strength
-        set_field(
-            "unit_strength", whole_number("unit_strength", strength, models, MAX_UNIT_STRENGTH)
-        )
-        set_field("disrupted", yes_or_no("disrupted", disrupted))
-        set_field("skirmisher", yes_or_no("skirmisher", skirmisher))
+    def __post_init__(self) -> None:
+        whole_number("models", self.models, 1, MAX_MODELS)
+        whole_number("width", self.width, 1, self.models)
+        if self.unit_strength is not None:
+            whole_number("unit_strength", self.unit_strength, self.models, MAX_UNIT_STRENGTH)
+        yes_or_no("disrupted", self.disrupted)
+        yes_or_no("skirmisher", self.skirmisher)
+
+    @property
+    def strength(self) -> int:
+        """Its Unit Strength: `unit_strength`, or one per model if not given."""
+        return self.models if self.unit_strength is None else self.unit_strength
 
     @property
     def ranks(self) -> int:
@@ -367,9 +362,9 @@ def is_steadfast(
     """
     ours, theirs = _units("side", side), _units("enemy", enemy)
     instance_of("readings", readings, Readings, "a break_test.Readings")
-    strength = sum(unit.unit_strength for unit in ours)
+    strength = sum(unit.strength for unit in ours)
     if readings.floor_per_unit:
-        enough = all(unit.unit_strength >= 10 for unit in ours)
+        enough = all(unit.strength >= 10 for unit in ours)
     else:
         enough = strength >= 10
     our_ranks = sum(usable_ranks.unchecked(unit, readings=readings) for unit in ours)
@@ -383,7 +378,7 @@ def is_steadfast(
         and any(unit.disrupted for unit in ours)
     )
     more_ranks = ranks_count and our_ranks > their_ranks
-    more_strength = strength > sum(unit.unit_strength for unit in theirs)
+    more_strength = strength > sum(unit.strength for unit in theirs)
     return enough and (more_ranks or more_strength)
 
 
@@ -529,24 +524,21 @@ def reform_permission(
     return ReformPermission(Reform.AT_ONCE, "BR-13", f"{result} and the enemy still fights")
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Contact:
-    """One base contact: our `model` touches `enemy_model`, on a facing of `enemy_unit`."""
+    """One base contact: our `model` touches `enemy_model`, on a facing of `enemy_unit`
+    (a facing written as text is read by `Facing("front")`)."""
 
     model: str
     enemy_model: str
     enemy_unit: str
     facing: Facing
 
-    def __init__(self, model: str, enemy_model: str, enemy_unit: str, facing: Facing | str) -> None:
-        set_field = partial(object.__setattr__, self)
-        for name, value in (
-            ("model", model),
-            ("enemy_model", enemy_model),
-            ("enemy_unit", enemy_unit),
-        ):
-            set_field(name, text(name, value))
-        set_field("facing", word_of("facing", facing, Facing))
+    def __post_init__(self) -> None:
+        text("model", self.model)
+        text("enemy_model", self.enemy_model)
+        text("enemy_unit", self.enemy_unit)
+        member_of("facing", self.facing, Facing)
 
 
 @dataclass(frozen=True)
@@ -565,10 +557,10 @@ def check_combat_reform(before: Sequence[Contact], after: Sequence[Contact]) -> 
     are not modelled, only the contacts they produce.)
 
     ```python
-    from rulesref.break_test import Contact, check_combat_reform
+    from rulesref.break_test import Contact, Facing, check_combat_reform
 
-    before = [Contact("champion", "knight 1", "Knights", "left flank")]
-    turned = [Contact("champion", "knight 1", "Knights", "front")]
+    before = [Contact("champion", "knight 1", "Knights", Facing.LEFT_FLANK)]
+    turned = [Contact("champion", "knight 1", "Knights", Facing.FRONT)]
     print(check_combat_reform(before, turned).reason)
     #> would touch Knights on a new facing: front
     ```

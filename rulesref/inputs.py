@@ -33,18 +33,30 @@ from typing import Any, TypeVar
 from rulesref import campaign, leadership
 from rulesref.campaign import (
     Battle,
+    Kind,
     LeadershipCheck,
     Platoon,
     Policy,
     Role,
     Roll,
     Side,
+    State,
+    Terrain,
     fewest_withdrawals,
     most_withdrawals,
 )
 from rulesref.errors import RulesError, one_of, whole_number, word_of
 from rulesref.exact import Rational
-from rulesref.leadership import MAX_MODELS, Command, Doctrine, Force, Leader, Unit
+from rulesref.leadership import (
+    MAX_MODELS,
+    Command,
+    Doctrine,
+    Force,
+    Leader,
+    Unit,
+    best_leadership,
+    leadership_target,
+)
 from rulesref.odds.battle import BattleOdds, battle_odds
 from rulesref.odds.cascade import Cascade, cascade_probabilities
 
@@ -317,10 +329,19 @@ def _with_doctrine(written: dict[str, Any]) -> dict[str, Any]:
     return written
 
 
+def _leadership(written: object) -> int:
+    """A Leadership as a player writes it: the target (4), written ("4+"), or a list of one
+    per model, of which LD-2 keeps the best."""
+    if isinstance(written, int | str):
+        return leadership_target(written, "leadership")
+    return best_leadership(written)  # type: ignore[arg-type]  # it refuses what is no list
+
+
 def _leader(written: object) -> Leader:
     fields = _object("leader", written, _names(Leader), ("name", "leadership", "rank"))
     name = fields.get("name")
     with located(places=_places("leader", name, "name", "leadership", "rank", "unit", "alive")):
+        fields["leadership"] = _leadership(fields["leadership"])
         return Leader(**fields)
 
 
@@ -331,6 +352,7 @@ def _unit(written: object) -> Unit:
     name = fields.get("name")
     every = ("name", "starting", "leadership", "current", "doctrine", "removed")
     with located(places=_places("unit", name, *every)):
+        fields["leadership"] = _leadership(fields["leadership"])
         return Unit(**fields)
 
 
@@ -440,7 +462,7 @@ def force_from_json(data: object) -> ForceQuestion:
     with located(
         places=_places("force", fields.get("name"), "name", "commands", "leaders", "doctrine")
     ):
-        force = Force(commands, leaders, **fields)
+        force = Force(tuple(commands), tuple(leaders), **fields)
     return ForceQuestion(force, casualties, prefer, readings)
 
 
@@ -509,7 +531,8 @@ def battle_from_json(data: object) -> BattleQuestion:
             sides[role], declared[role] = _side(fields[role])
     readings = _readings(fields.get("readings", {}))
     with located(places={"terrain": ("terrain",), "garrison": ("garrison",)}):
-        terrain, garrison = fields.get("terrain", "open"), fields.get("garrison", False)
+        terrain = word_of("terrain", fields.get("terrain", Terrain.OPEN), Terrain)
+        garrison = fields.get("garrison", False)
         battle = Battle(sides["attacker"], sides["defender"], terrain, garrison, readings)
     with located("policy"):
         policy = POLICIES[
@@ -533,9 +556,12 @@ def _side(written: object) -> tuple[Side, list[object]]:
                     declaration = word_of("declaration", declaration, Roll)
             declared.append(declaration)
             with located(places={field: (field,) for field in PLATOON_FIELDS}):
+                for field, words in (("kind", Kind), ("state", State)):
+                    if field in platoon:
+                        platoon[field] = word_of(field, platoon[field], words)
                 platoons.append(Platoon(**platoon))
     with located(places={field: (field,) for field in SIDE_FIELDS}):
-        return Side(platoons, fortified=fields.get("fortified", False)), declared
+        return Side(tuple(platoons), fortified=fields.get("fortified", False)), declared
 
 
 def _readings(written: object) -> campaign.Readings:
@@ -552,10 +578,10 @@ def _as_declared(battle: Battle, declared: Mapping[str, list[object]]) -> Battle
         return battle
     sides: dict[str, Side] = {}
     for role in Role:
-        own: list[Any] = [
+        own: tuple[Any, ...] = tuple(
             default if written == SIDE_DEFAULT else written
             for written, default in zip(declared[role], battle.declarations(role), strict=True)
-        ]
+        )
         side = battle.side(role)
         sides[role] = Side(side.platoons, own, fortified=side.fortified)
     try:

@@ -17,7 +17,6 @@ print(leadership_test_probability("4+"), leadership_test_probability(4, rerolls=
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from typing import NamedTuple
 
 from rulesref.dice import probability_of_rolls
@@ -27,6 +26,7 @@ from rulesref.errors import (
     instance_of,
     readings_of,
     sequence_of,
+    settle,
     text,
     whole_number,
     word_of,
@@ -132,6 +132,15 @@ def leadership_target(value: object, name: str = "target") -> int:
         return value
     allowed = "a Leadership from 2+ to 6+ (2 to 6, or '4+')"
     raise RulesError(parameter=name, value=value, allowed=allowed)
+
+
+def _target(name: str, value: object) -> int:
+    """A record's Leadership: the target, a whole number 2 to 6 (text is read where it
+    comes in, by `leadership_target`)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 6:
+        allowed = 'a target from 2 to 6 (read "4+" by leadership_target, a list by best_leadership)'
+        raise RulesError(parameter=name, value=value, allowed=allowed)
+    return value
 
 
 def leadership_test_probability(
@@ -356,83 +365,70 @@ def failing_rolls(target: int, doctrine: Doctrine) -> tuple[int, int]:
     return (0 if doctrine.ignores else (target - 1) ** (doctrine.rerolls + 1)), out_of
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Unit:
     """A unit: `starting` models at the start of the game, `current` at the start of this
-    phase, and the Leadership of its models (LD-2 keeps the best).
+    phase (left out: none lost yet, `starting`), and the Leadership its test is taken on,
+    the target 2 to 6. A Leadership as written ("4+") is read by `leadership_target`, one
+    per model by `best_leadership` (LD-2 keeps the best).
 
     ```python
-    from rulesref.leadership import Unit
+    from rulesref.leadership import Unit, best_leadership
 
-    squad = Unit("1st Squad", starting=10, current=7, leadership=["5+", "4+"])
-    print(squad.leadership, squad.in_play)
-    #> 4 True
+    squad = Unit("1st Squad", starting=10, leadership=best_leadership(["5+", "4+"]), current=7)
+    print(squad.leadership, squad.models, squad.in_play, Unit("2nd Squad", 10, 4).models)
+    #> 4 7 True 10
     ```
     """
 
     name: str
     starting: int
     leadership: int  # the target, 2 to 6
-    current: int
-    doctrine: Doctrine
-    removed: bool  # removed by a failed test in an earlier phase
+    current: int | None = None
+    doctrine: Doctrine = NO_DOCTRINE
+    removed: bool = False  # removed by a failed test in an earlier phase
 
-    # The constructor takes a Leadership as written ("4+"), or one per model, and keeps
-    # the target; `current` left out is `starting`.
-    def __init__(
-        self,
-        name: str,
-        starting: int,
-        leadership: int | str | Sequence[int | str],
-        current: int | None = None,
-        doctrine: Doctrine = NO_DOCTRINE,
-        removed: bool = False,
-    ) -> None:
-        set_field = partial(object.__setattr__, self)
-        set_field("name", text("unit name", name))
-        set_field("starting", whole_number("starting", starting, 1, MAX_MODELS))
-        current = starting if current is None else current
-        set_field("current", whole_number(f"current of {name!r}", current, 0, starting))
-        if isinstance(leadership, int | str):
-            set_field("leadership", leadership_target(leadership, "leadership"))
-        else:
-            set_field("leadership", best_leadership(leadership))
-        set_field("doctrine", instance_of("doctrine", doctrine, Doctrine, "a Doctrine"))
-        set_field("removed", yes_or_no("removed", removed))
+    def __post_init__(self) -> None:
+        text("unit name", self.name)
+        whole_number("starting", self.starting, 1, MAX_MODELS)
+        if self.current is not None:
+            whole_number(f"current of {self.name!r}", self.current, 0, self.starting)
+        _target("leadership", self.leadership)
+        instance_of("doctrine", self.doctrine, Doctrine, "a Doctrine")
+        yes_or_no("removed", self.removed)
+
+    @property
+    def models(self) -> int:
+        """The models at the start of this phase: `current`, or `starting` if not given."""
+        return self.starting if self.current is None else self.current
 
     @property
     def in_play(self) -> bool:
-        return self.current > 0 and not self.removed
+        return self.models > 0 and not self.removed
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Leader:
     """A ranked figure (LD-3): rank 1 or more; ordinary models count as rank 0 (LD-C9).
 
-    `unit` names the unit he fights in; `None` makes him an independent single-model
-    leader, who is never counted as a unit (LD-9, LD-11).
+    `leadership` is the target, 2 to 6 (written "4+": `leadership_target("4+")`). `unit`
+    names the unit he fights in; `None` makes him an independent single-model leader, who
+    is never counted as a unit (LD-9, LD-11).
     """
 
     name: str
-    leadership: int  # the target, 2 to 6; the constructor also takes it written, "4+"
+    leadership: int
     rank: int
-    unit: str | None
-    alive: bool
+    unit: str | None = None
+    alive: bool = True
 
-    def __init__(
-        self,
-        name: str,
-        leadership: int | str,
-        rank: int,
-        unit: str | None = None,
-        alive: bool = True,
-    ) -> None:
-        set_field = partial(object.__setattr__, self)
-        set_field("name", text("leader name", name))
-        set_field("leadership", leadership_target(leadership, "leadership"))
-        set_field("rank", whole_number(f"rank of {name!r}", rank, 1, MAX_RANK))
-        set_field("unit", None if unit is None else text(f"unit of {name!r}", unit))
-        set_field("alive", yes_or_no("alive", alive))
+    def __post_init__(self) -> None:
+        text("leader name", self.name)
+        _target("leadership", self.leadership)
+        whole_number(f"rank of {self.name!r}", self.rank, 1, MAX_RANK)
+        if self.unit is not None:
+            text(f"unit of {self.name!r}", self.unit)
+        yes_or_no("alive", self.alive)
 
 
 @dataclass(frozen=True)
@@ -440,8 +436,8 @@ class Command:
     """LD-8: the units under one leader at the start of the game, and its ranked figures."""
 
     name: str
-    units: Sequence[Unit]
-    leaders: Sequence[Leader] = ()
+    units: tuple[Unit, ...]
+    leaders: tuple[Leader, ...] = ()
     doctrine: Doctrine = NO_DOCTRINE
 
     def __post_init__(self) -> None:
@@ -452,8 +448,8 @@ class Command:
         leaders = sequence_of(
             f"leaders of command {self.name!r}", self.leaders, Leader, high=MAX_UNITS
         )
-        object.__setattr__(self, "units", units)
-        object.__setattr__(self, "leaders", leaders)
+        settle(self, "units", units)
+        settle(self, "leaders", leaders)
         names = {unit.name for unit in units}
         for leader in leaders:
             if leader.unit is not None and leader.unit not in names:
@@ -469,8 +465,8 @@ class Command:
 class Force:
     """LD-11: a force of commands, and its own independent leaders (a company commander)."""
 
-    commands: Sequence[Command]
-    leaders: Sequence[Leader] = ()
+    commands: tuple[Command, ...]
+    leaders: tuple[Leader, ...] = ()
     doctrine: Doctrine = NO_DOCTRINE
     name: str = "force"
 
@@ -478,8 +474,8 @@ class Force:
         text("force name", self.name)
         commands = sequence_of("commands", self.commands, Command, low=1, high=MAX_UNITS)
         leaders = sequence_of("leaders of the force", self.leaders, Leader, high=MAX_UNITS)
-        object.__setattr__(self, "commands", commands)
-        object.__setattr__(self, "leaders", leaders)
+        settle(self, "commands", commands)
+        settle(self, "leaders", leaders)
         whole_number("units of the force", sum(len(c.units) for c in commands), 1, MAX_UNITS)
         for leader in leaders:
             if leader.unit is not None:
@@ -517,7 +513,7 @@ def models_left(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
     ```python
     from rulesref.leadership import Command, Force, Unit, models_left
 
-    force = Force([Command("Platoon", [Unit("A", 10, "4+", current=8), Unit("B", 10, "4+")])])
+    force = Force([Command("Platoon", [Unit("A", 10, 4, current=8), Unit("B", 10, 4)])])
     print(models_left(force, {"A": 3}))
     #> {'A': 5, 'B': 10}
     ```
@@ -532,9 +528,9 @@ def models_left(force: Force, casualties: Mapping[str, int]) -> dict[str, int]:
             raise RulesError(parameter="casualties", value=name, allowed=allowed)
     after = {}
     for name, unit in units.items():
-        most = unit.current if unit.in_play else 0
+        most = unit.models if unit.in_play else 0
         lost = whole_number(f"casualties[{name!r}]", casualties.get(name, 0), 0, most)
-        after[name] = unit.current - lost
+        after[name] = unit.models - lost
     return after
 
 
@@ -617,8 +613,8 @@ def unit_target(unit: Unit, leaders: Sequence[Leader]) -> int:
     ```python
     from rulesref.leadership import Leader, Unit, unit_target
 
-    squad = Unit("A", 10, "5+")
-    print(unit_target(squad, []), unit_target(squad, [Leader("Sgt", "4+", rank=1, unit="A")]))
+    squad = Unit("A", 10, 5)
+    print(unit_target(squad, []), unit_target(squad, [Leader("Sgt", 4, rank=1, unit="A")]))
     #> 5 4
     ```
     """
@@ -765,7 +761,7 @@ def unit_tests(force: Force, after: Mapping[str, int], phase: Phase) -> dict[str
             phase.remove(unit.name, Level.UNIT, "LD-C7", "no model left: destroyed")
             standing[unit.name] = False
             continue
-        clause = break_test_trigger.unchecked(unit.starting, unit.current, after[unit.name])
+        clause = break_test_trigger.unchecked(unit.starting, unit.models, after[unit.name])
         claim = figure_claim(0, unit_target(unit, command.leaders), unit.name, phase.prefer)
         standing[unit.name] = not clause or phase.holds(
             unit.name, Level.UNIT, clause, claim, unit.doctrine
@@ -843,7 +839,7 @@ def resolve_phase(
     ```python
     from rulesref.leadership import Command, Force, Unit, resolve_phase
 
-    squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+")]
+    squads = [Unit("A", 10, 4), Unit("B", 10, 4)]
     force = Force([Command("Platoon", squads)])
     result = resolve_phase(force, {"A": 6}, dice={"A": [2], "Platoon": [5], "force": [1]})
     for removal in result.removed:

@@ -30,10 +30,13 @@ from rulesref.break_test import (
 )
 from rulesref.campaign import (
     Battle,
+    Kind,
     Platoon,
     Policy,
     Role,
+    Roll,
     Side,
+    State,
     Terrain,
     fewest_withdrawals,
     most_withdrawals,
@@ -349,12 +352,12 @@ def _measures(battle: Battle, policy: Policy = fewest_withdrawals) -> tuple[Rati
     return tuple(map(Rational, values))  # a certain or impossible ending can be a plain 0 or 1
 
 
-INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
+INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon(Kind.CAVALRY), Platoon(Kind.ARTILLERY)
 
 
 def _split(attack: int, platoons: int = 3) -> Side:
-    rolls = ["attack"] * attack + ["defence"] * (platoons - attack)
-    return Side([INFANTRY] * platoons, rolls)
+    rolls = (Roll.ATTACK,) * attack + (Roll.DEFENCE,) * (platoons - attack)
+    return Side((INFANTRY,) * platoons, rolls)
 
 
 def match_ups() -> dict[str, Battle]:
@@ -370,10 +373,13 @@ def match_ups() -> dict[str, Battle]:
 
 def policy_battle() -> Battle:
     """A battle where the hit-assignment policy (CA-15, CA-C9) decides who wins."""
-    damaged, fubar = Platoon(state="damaged"), Platoon(state="fubar")
+    damaged, fubar = Platoon(state=State.DAMAGED), Platoon(state=State.FUBAR)
     return Battle(
-        Side([ARTILLERY] * 3 + [damaged], ["attack"] * 3 + ["defence"]),
-        Side([ARTILLERY, ARTILLERY, damaged, fubar], ["attack", "attack", "defence", "defence"]),
+        Side((ARTILLERY,) * 3 + (damaged,), (Roll.ATTACK,) * 3 + (Roll.DEFENCE,)),
+        Side(
+            (ARTILLERY, ARTILLERY, damaged, fubar),
+            (Roll.ATTACK, Roll.ATTACK, Roll.DEFENCE, Roll.DEFENCE),
+        ),
     )
 
 
@@ -383,21 +389,21 @@ ATTACKERS = range(1, 13)  # attacking infantry platoons, "one more platoon"
 @cache
 def campaign_tables() -> dict[str, BattleTable]:
     """The campaign battle odds page's tables (CA-2 to CA-18), by short name."""
-    horse = Side([CAVALRY, CAVALRY, INFANTRY])
-    guns = Side([ARTILLERY, ARTILLERY, INFANTRY])
-    foot = Side([INFANTRY] * 3)
-    assault = Side([INFANTRY, INFANTRY, INFANTRY, ARTILLERY])
-    pair, fortified_pair = Side([INFANTRY] * 2), Side([INFANTRY] * 2, fortified=True)
+    horse = Side((CAVALRY, CAVALRY, INFANTRY))
+    guns = Side((ARTILLERY, ARTILLERY, INFANTRY))
+    foot = Side((INFANTRY,) * 3)
+    assault = Side((INFANTRY, INFANTRY, INFANTRY, ARTILLERY))
+    pair, fortified_pair = Side((INFANTRY,) * 2), Side((INFANTRY,) * 2, fortified=True)
     battles: dict[str, tuple[str, dict[str, tuple[Battle, dict[str, Policy]]]]] = {
         "3-v-3-infantry": ("3 v 3 infantry", {k: (b, {}) for k, b in match_ups().items()}),
         "cavalry-and-artillery": (
             "Cavalry and artillery by terrain",
             {
                 "cavalry, open": (Battle(horse, foot), {}),
-                "cavalry, woods": (Battle(horse, foot, terrain="woods"), {}),
-                "cavalry, mountain": (Battle(horse, foot, terrain="mountain"), {}),
+                "cavalry, woods": (Battle(horse, foot, terrain=Terrain.WOODS), {}),
+                "cavalry, mountain": (Battle(horse, foot, terrain=Terrain.MOUNTAIN), {}),
                 "artillery, open": (Battle(guns, foot), {}),
-                "artillery, forest": (Battle(guns, foot, terrain="forest"), {}),
+                "artillery, forest": (Battle(guns, foot, terrain=Terrain.FOREST), {}),
                 "infantry only, open": (Battle(foot, foot), {}),
             },
         ),
@@ -406,13 +412,16 @@ def campaign_tables() -> dict[str, BattleTable]:
             {
                 "open": (Battle(assault, pair), {}),
                 "open, fortified": (Battle(assault, fortified_pair), {}),
-                "mountain": (Battle(assault, pair, terrain="mountain"), {}),
-                "mountain, fortified": (Battle(assault, fortified_pair, terrain="mountain"), {}),
+                "mountain": (Battle(assault, pair, terrain=Terrain.MOUNTAIN), {}),
+                "mountain, fortified": (
+                    Battle(assault, fortified_pair, terrain=Terrain.MOUNTAIN),
+                    {},
+                ),
             },
         ),
         "one-more-platoon": (
             "One more attacking platoon against three defenders",
-            {f"{n} attackers": (Battle(Side([INFANTRY] * n), foot), {}) for n in ATTACKERS},
+            {f"{n} attackers": (Battle(Side((INFANTRY,) * n), foot), {}) for n in ATTACKERS},
         ),
         "hit-policy": (
             "The hit-assignment policy",
@@ -474,7 +483,7 @@ def _calculator(
     return {**data, "outcomes": outcomes} if outcomes else data
 
 
-BATTLE_KINDS = ("infantry", "cavalry", "artillery")
+BATTLE_KINDS = (Kind.INFANTRY, Kind.CAVALRY, Kind.ARTILLERY)
 BATTLE_SIZE = 3  # platoons a side, at most, in the battle calculator
 
 
@@ -498,9 +507,9 @@ def small_battle_victor(
     whole_number("terrain", terrain, 0, len(Terrain) - 1)
     sides = []
     for role in Role:
-        members = [
+        members = tuple(
             Platoon(kind) for kind in BATTLE_KINDS for _ in range(platoons[f"{role}_{kind}"])
-        ]
+        )
         if not 1 <= len(members) <= BATTLE_SIZE:
             return None
         sides.append(Side(members, fortified=fortified and role == "defender"))

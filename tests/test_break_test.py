@@ -300,9 +300,9 @@ sides = st.lists(units, min_size=1, max_size=3)
 def test_brc9_the_other_reading_denies_only_ranks_to_a_side_with_a_disrupted_unit(ours, theirs):
     """Against the sums of BR-6 to BR-9 written out: the other reading of BR-C9 changes a
     verdict only for a side with a Disrupted unit that is Steadfast by ranks alone."""
-    strength = sum(u.unit_strength for u in ours)
+    strength = sum(u.strength for u in ours)
     by_ranks = sum(u.ranks for u in ours if not u.disrupted) > sum(u.ranks for u in theirs)
-    by_strength = strength > sum(u.unit_strength for u in theirs)
+    by_strength = strength > sum(u.strength for u in theirs)
     disrupted = any(u.disrupted for u in ours)
     assert is_steadfast(ours, theirs) == (strength >= 10 and (by_ranks or by_strength))
     other = is_steadfast(ours, theirs, readings=Readings(disrupted_side_needs_strength=True))
@@ -355,20 +355,20 @@ def test_br12_br13_br15_reform_permission():
 
 def test_br14_combat_reform_restrictions():
     """BR-14: no model leaves base contact; no new facing on an enemy already touched."""
-    front = [Contact("a", "x", "Orcs", "front"), Contact("b", "y", "Orcs", "front")]
+    front = [Contact("a", "x", "Orcs", Facing.FRONT), Contact("b", "y", "Orcs", Facing.FRONT)]
     assert check_combat_reform(front, front).legal
-    assert check_combat_reform(front, front + [Contact("c", "z", "Orcs", "front")]).legal
+    assert check_combat_reform(front, front + [Contact("c", "z", "Orcs", Facing.FRONT)]).legal
     # the same enemy models, touched by other models of ours
-    swapped = [Contact("b", "x", "Orcs", "front"), Contact("a", "y", "Orcs", "front")]
+    swapped = [Contact("b", "x", "Orcs", Facing.FRONT), Contact("a", "y", "Orcs", Facing.FRONT)]
     assert check_combat_reform(front, swapped).legal
     # a model of ours or of theirs leaves base contact
     assert not check_combat_reform(front, front[:1]).legal
-    assert "y" in check_combat_reform(front, [Contact("b", "x", "Orcs", "front")]).reason
+    assert "y" in check_combat_reform(front, [Contact("b", "x", "Orcs", Facing.FRONT)]).reason
     # a new facing on an enemy already touched
-    flank = front + [Contact("c", "z", "Orcs", "right flank")]
+    flank = front + [Contact("c", "z", "Orcs", Facing.RIGHT_FLANK)]
     assert not check_combat_reform(front, flank).legal
     # a new enemy on any facing is fine
-    wolves = front + [Contact("c", "w", "Wolves", "rear")]
+    wolves = front + [Contact("c", "w", "Wolves", Facing.REAR)]
     assert check_combat_reform(front, wolves).legal
     with pytest.raises(RulesError, match="facing"):
         Contact("a", "x", "Orcs", "side")
@@ -377,12 +377,12 @@ def test_br14_combat_reform_restrictions():
 def test_br14_our_models_and_the_enemy_models_are_kept_apart():
     """BR-14: an enemy model named like one of ours does not hide our model's lost contact,
     nor does a model of another enemy unit with the same name."""
-    before = [Contact("1", "1", "Orcs", "front"), Contact("2", "2", "Orcs", "front")]
-    after = [Contact("2", "1", "Orcs", "front"), Contact("2", "2", "Orcs", "front")]
+    before = [Contact("1", "1", "Orcs", Facing.FRONT), Contact("2", "2", "Orcs", Facing.FRONT)]
+    after = [Contact("2", "1", "Orcs", Facing.FRONT), Contact("2", "2", "Orcs", Facing.FRONT)]
     check = check_combat_reform(before, after)  # our model 1 is out of contact
     assert not check.legal and check.reason == "would take out of base contact: 1"
-    goblins = [Contact("a", "x", "Orcs", "front"), Contact("b", "x", "Goblins", "front")]
-    check = check_combat_reform(goblins, [goblins[1], Contact("a", "y", "Orcs", "front")])
+    goblins = [Contact("a", "x", "Orcs", Facing.FRONT), Contact("b", "x", "Goblins", Facing.FRONT)]
+    check = check_combat_reform(goblins, [goblins[1], Contact("a", "y", "Orcs", Facing.FRONT)])
     assert not check.legal and check.reason == "would take out of base contact: x"
 
 
@@ -451,7 +451,7 @@ def test_bad_input_is_refused_by_name(call, name):
 
 
 def test_fixed_words_are_stored_as_their_enum_members():
-    contact = Contact("champion", "knight 1", "Knights", "left flank")
+    contact = Contact("champion", "knight 1", "Knights", Facing.LEFT_FLANK)
     assert contact.facing is Facing.LEFT_FLANK and contact.facing == "left flank"
     assert reform_permission(CombatResult.LOST) == reform_permission("lost")
     assert tuple(CombatResult) == ("won", "lost", "draw") and Facing("rear") is Facing.REAR

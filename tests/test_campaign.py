@@ -14,8 +14,10 @@ from rulesref.campaign import (
     Platoon,
     Readings,
     Role,
+    Roll,
     Side,
     State,
+    Terrain,
     after_hq_surrender,
     army_supply,
     assign_hits,
@@ -52,21 +54,21 @@ def test_ca1_ca2_one_die_per_platoon_declared_attack_or_defence():
 
 def test_ca2_only_withdrawn_platoons_and_barred_cavalry_skip_their_die():
     """CA-2 with CA-10 and CA-C1: a platoon that may roll must: no declaration of None."""
-    withdrawn = Platoon(state="withdrawn")
+    withdrawn = Platoon(state=State.WITHDRAWN)
     allowed = Battle(
-        Side([CAVALRY, withdrawn, INFANTRY], [None, None, "attack"]),
+        Side([CAVALRY, withdrawn, INFANTRY], [None, None, Roll.ATTACK]),
         Side([INFANTRY]),
-        terrain="woods",
+        terrain=Terrain.WOODS,
     )
     assert allowed.declarations("attacker") == (None, None, "attack")
     for platoon in (INFANTRY, FUBAR, CAVALRY):  # cavalry in the open may roll
         with pytest.raises(RulesError, match=r"^attacker platoon 1 .* must roll"):
-            Battle(Side([INFANTRY, platoon], ["attack", None]), Side([INFANTRY]))
+            Battle(Side([INFANTRY, platoon], [Roll.ATTACK, None]), Side([INFANTRY]))
         with pytest.raises(RulesError, match=r"^defender platoon 0 .* must roll"):
             Battle(Side([INFANTRY]), Side([platoon], [None]))
 
 
-def explained(platoon, roll="attack", role="attacker", **options):
+def explained(platoon, roll=Roll.ATTACK, role="attacker", **options):
     side = Side([platoon], [roll], fortified=options.pop("fortified", False))
     other = Side([INFANTRY])
     sides = (side, other) if role == "attacker" else (other, side)
@@ -76,24 +78,24 @@ def explained(platoon, roll="attack", role="attacker", **options):
 def test_ca3_artillery():
     """CA-3."""
     assert explained(ARTILLERY).modifier == 2
-    assert explained(ARTILLERY, "defence").modifier == 2
-    assert [t.clause for t in explained(ARTILLERY, terrain="forest").terms] == ["CA-3"]
-    assert explained(ARTILLERY, terrain="forest").modifier == -1
+    assert explained(ARTILLERY, Roll.DEFENCE).modifier == 2
+    assert [t.clause for t in explained(ARTILLERY, terrain=Terrain.FOREST).terms] == ["CA-3"]
+    assert explained(ARTILLERY, terrain=Terrain.FOREST).modifier == -1
 
 
 def test_ca4_cavalry_attacks():
     """CA-4."""
     assert explained(CAVALRY).modifier == 1
-    assert explained(CAVALRY, "defence").modifier == 0
+    assert explained(CAVALRY, Roll.DEFENCE).modifier == 0
 
 
 def test_ca5_ca6_ca7_defence_bonuses():
     """CA-5, CA-6, CA-7."""
-    assert explained(INFANTRY, "defence", "defender").modifier == 1  # CA-5
-    assert explained(INFANTRY, "attack", "defender").modifier == 0
-    assert explained(INFANTRY, "defence", fortified=True).modifier == 1  # CA-6
-    assert explained(INFANTRY, "defence", terrain="mountain").modifier == 1  # CA-7
-    full = explained(INFANTRY, "defence", "defender", fortified=True, terrain="mountain")
+    assert explained(INFANTRY, Roll.DEFENCE, "defender").modifier == 1  # CA-5
+    assert explained(INFANTRY, Roll.ATTACK, "defender").modifier == 0
+    assert explained(INFANTRY, Roll.DEFENCE, fortified=True).modifier == 1  # CA-6
+    assert explained(INFANTRY, Roll.DEFENCE, terrain=Terrain.MOUNTAIN).modifier == 1  # CA-7
+    full = explained(INFANTRY, Roll.DEFENCE, "defender", fortified=True, terrain=Terrain.MOUNTAIN)
     assert [t.clause for t in full.terms] == ["CA-5", "CA-6", "CA-7"]
     assert full.modifier == 3
 
@@ -102,31 +104,31 @@ def test_ca8_ca11_damaged_and_out_of_supply():
     """CA-8, CA-11."""
     assert explained(DAMAGED).modifier == -1  # CA-8
     assert explained(Platoon(supplied=False)).modifier == -1  # CA-11
-    both = explained(Platoon("artillery", "damaged", supplied=False))
+    both = explained(Platoon(Kind.ARTILLERY, State.DAMAGED, supplied=False))
     assert [t.clause for t in both.terms] == ["CA-3", "CA-8", "CA-11"]
     assert "= d6+0" in str(both)
 
 
 def test_ca9_fubar_rolls_a_one_and_ca_c2_modifiers_apply():
     """CA-9, CA-C2."""
-    guns = explained(Platoon("artillery", "fubar"))
+    guns = explained(Platoon(Kind.ARTILLERY, State.FUBAR))
     assert guns.faces == (3,) * 6  # CA-9 with CA-C2: 1 + 2
     assert guns.value(None) == guns.value(6) == 3
-    flat = explained(Platoon("artillery", "fubar"), readings=Readings(fubar_modified=False))
+    flat = explained(Platoon(Kind.ARTILLERY, State.FUBAR), readings=Readings(fubar_modified=False))
     assert flat.faces == (1,) * 6
     assert explained(FUBAR).modifier == 0  # FUBAR is not Damaged (CA-C1)
 
 
 def test_ca10_ca_c12_cavalry_barred_in_mountains_and_woods():
     """CA-10, CA-C12."""
-    for terrain in ("mountain", "woods", "forest"):  # forest is woods (CA-C10)
+    for terrain in (Terrain.MOUNTAIN, Terrain.WOODS, Terrain.FOREST):  # forest is woods (CA-C10)
         battle = Battle(Side([CAVALRY, INFANTRY]), Side([INFANTRY]), terrain=terrain)
         assert cavalry_barred(CAVALRY, battle)
         assert battle.declarations("attacker") == (None, "attack")
         with pytest.raises(RulesError, match="CA-10"):
-            Battle(Side([CAVALRY], ["attack"]), Side([INFANTRY]), terrain=terrain)
+            Battle(Side([CAVALRY], [Roll.ATTACK]), Side([INFANTRY]), terrain=terrain)
     # CA-C12: the silent cavalry still takes hits
-    battle = Battle(Side([ARTILLERY] * 3), Side([CAVALRY]), terrain="mountain")
+    battle = Battle(Side([ARTILLERY] * 3), Side([CAVALRY]), terrain=Terrain.MOUNTAIN)
     result = resolve_battle(battle, [6, 6, 6], [None])
     assert result.defender.hits_taken == 4 and result.defender.fate == "routed"
 
@@ -135,17 +137,19 @@ def test_ca_c10_ca_c11_other_terrain_readings():
     """CA-C10, CA-C11."""
     literal = Readings(woods_is_forest=False, mountain_both_sides=False)
     assert not cavalry_barred(
-        CAVALRY, Battle(Side([CAVALRY]), Side([INFANTRY]), "forest", readings=literal)
+        CAVALRY, Battle(Side([CAVALRY]), Side([INFANTRY]), Terrain.FOREST, readings=literal)
     )
-    assert explained(ARTILLERY, terrain="woods", readings=literal).modifier == 2
-    assert explained(INFANTRY, "defence", terrain="mountain", readings=literal).modifier == 0
+    assert explained(ARTILLERY, terrain=Terrain.WOODS, readings=literal).modifier == 2
+    assert (
+        explained(INFANTRY, Roll.DEFENCE, terrain=Terrain.MOUNTAIN, readings=literal).modifier == 0
+    )
 
 
 def test_ca12_ca13_battle_damage_and_hits():
     """CA-12, CA-13."""
     battle = Battle(
-        Side([INFANTRY, INFANTRY], ["attack", "defence"]),
-        Side([INFANTRY, INFANTRY], ["attack", "defence"]),
+        Side([INFANTRY, INFANTRY], [Roll.ATTACK, Roll.DEFENCE]),
+        Side([INFANTRY, INFANTRY], [Roll.ATTACK, Roll.DEFENCE]),
     )
     result = resolve_battle(battle, [6, 2], [4, 1])
     assert result.attacker.battle_damage == 6 - 2  # the defender's defence: 1 + 1 (CA-5)
@@ -172,7 +176,7 @@ def test_ca14_ca_c1_the_damage_scale():
     with pytest.raises(RulesError):
         FUBAR.hit(2)
     # CA-C1: a platoon withdrawn before the battle takes no part and is not counted
-    after = assign_hits([Platoon(state="withdrawn"), FUBAR], 1, [0, 1])
+    after = assign_hits([Platoon(state=State.WITHDRAWN), FUBAR], 1, [0, 1])
     assert after.withdrawn == 1 and after.fell_back
     # no hits: nothing to share out, every platoon as it was
     after = assign_hits([INFANTRY, DAMAGED, FUBAR], 0)
@@ -195,7 +199,7 @@ def test_ca16_unassignable_hits_rout_the_side():
     """CA-16."""
     after = assign_hits([DAMAGED], 3)
     assert after.routed and after.fell_back and after.withdrawn == 1
-    battle = Battle(Side([ARTILLERY] * 3), Side([DAMAGED], ["attack"]))
+    battle = Battle(Side([ARTILLERY] * 3), Side([DAMAGED], [Roll.ATTACK]))
     result = resolve_battle(battle, [6, 6, 6], [1])  # 24 damage: 4 hits, room for 2
     assert result.verdict.clause == "CA-16" and result.victor == "attacker"
     assert result.defender.fate == "routed" and result.verdict.checker is None
@@ -203,7 +207,7 @@ def test_ca16_unassignable_hits_rout_the_side():
 
 def test_ca_c8_a_side_with_no_platoon_left_loses_without_rout():
     """CA-C8."""
-    battle = Battle(Side([ARTILLERY] * 2), Side([FUBAR], ["attack"]))
+    battle = Battle(Side([ARTILLERY] * 2), Side([FUBAR], [Roll.ATTACK]))
     result = resolve_battle(battle, [3, 2], [None])  # 9 damage: one hit, room for one
     assert result.defender.fate == "falls back" and result.verdict.clause == "CA-C8"
     # three guns do at least 9 damage, so every roll leaves the FUBAR defender no platoon
@@ -216,8 +220,8 @@ def test_ca_c8_a_side_with_no_platoon_left_loses_without_rout():
 def test_ca17_more_withdrawals_lose_and_check():
     """CA-17."""
     battle = Battle(
-        Side([ARTILLERY, ARTILLERY, FUBAR], ["attack", "attack", "defence"]),
-        Side([FUBAR, DAMAGED], ["attack", "defence"]),
+        Side([ARTILLERY, ARTILLERY, FUBAR], [Roll.ATTACK, Roll.ATTACK, Roll.DEFENCE]),
+        Side([FUBAR, DAMAGED], [Roll.ATTACK, Roll.DEFENCE]),
     )
     # 8 + 8 = 16 attack against 1 - 1 + 1 defence: 15 damage, 2 hits on the defender
     result = resolve_battle(battle, [6, 6, None], [None, 1])
@@ -232,7 +236,7 @@ def test_ca17_more_withdrawals_lose_and_check():
 
 def test_ca_c13_only_withdrawals_by_hits_in_this_battle_count():
     """CA-C13."""
-    before = assign_hits([Platoon(state="withdrawn"), INFANTRY], 1, [0, 1])
+    before = assign_hits([Platoon(state=State.WITHDRAWN), INFANTRY], 1, [0, 1])
     assert before.withdrawn == 0  # withdrawn before the battle: not counted
     battle = Battle(Side([INFANTRY]), Side([INFANTRY]))
     lost = resolve_battle(battle, [6], [1], leadership_roll=False)
@@ -242,8 +246,8 @@ def test_ca_c13_only_withdrawals_by_hits_in_this_battle_count():
 def test_ca18_equal_withdrawals_greater_damage_wins_and_ca_c6_ties():
     """CA-18, CA-C6."""
     battle = Battle(
-        Side([INFANTRY, INFANTRY], ["attack", "defence"]),
-        Side([INFANTRY, INFANTRY], ["attack", "defence"]),
+        Side([INFANTRY, INFANTRY], [Roll.ATTACK, Roll.DEFENCE]),
+        Side([INFANTRY, INFANTRY], [Roll.ATTACK, Roll.DEFENCE]),
     )
     result = resolve_battle(battle, [5, 3], [2, 2])
     assert result.verdict.clause == "CA-18" and result.victor == "attacker"
@@ -273,9 +277,9 @@ def test_ca19_voluntary_withdrawal_once_a_victor_is_known():
 
 def test_ca20_ca_c14_garrison_tests_only_when_all_fubar():
     """CA-20, CA-C14."""
-    assert garrison_tests_for_surrender([FUBAR, Platoon(state="withdrawn")])
+    assert garrison_tests_for_surrender([FUBAR, Platoon(state=State.WITHDRAWN)])
     assert not garrison_tests_for_surrender([FUBAR, DAMAGED])
-    assert not garrison_tests_for_surrender([Platoon(state="withdrawn")])
+    assert not garrison_tests_for_surrender([Platoon(state=State.WITHDRAWN)])
     battle = SMALL_BATTLES["damaged garrison"]
     result = resolve_battle(battle, [4, 4, 4], [1, None])  # 18 - 1 = 17 damage: 2 hits
     assert result.verdict.clause == "CA-17" and result.defender.after_hits.all_fubar
@@ -289,7 +293,7 @@ def test_ca20_ca_c14_garrison_tests_only_when_all_fubar():
 
 def test_ca21_ca_c15_garrison_banks_supply_for_repairs():
     """CA-21, CA-C15."""
-    fort = Garrison((FUBAR, DAMAGED, Platoon(state="withdrawn")), supply_value=2)
+    fort = Garrison((FUBAR, DAMAGED, Platoon(state=State.WITHDRAWN)), supply_value=2)
     fort = garrison_turn(fort)
     assert fort.banked == 2
     fort = garrison_turn(fort, repairs=[0, 0, 1])
@@ -355,19 +359,23 @@ def test_constructors_keep_what_they_are_given():
 @pytest.mark.parametrize(
     "make, match",
     [
-        (lambda: Platoon("dragoons"), "kind must be one of"),
-        (lambda: Platoon(state="broken"), "state must be one of"),
+        (lambda: Platoon("dragoons"), "kind must be a Kind"),
+        (lambda: Platoon(state="broken"), "state must be a State"),
         (lambda: Platoon(supplied="yes"), "supplied must be True or False"),
         (lambda: Side([]), "platoons"),
-        (lambda: Side([Platoon(state="withdrawn")]), "not withdrawn"),
-        (lambda: Side([INFANTRY], ["attack", "defence"]), "one entry per platoon"),
-        (lambda: Side([INFANTRY], ["charge"]), "declaration must be one of"),
-        (lambda: Battle(Side([INFANTRY]), Side([INFANTRY]), "swamp"), "terrain must be one of"),
-        (lambda: Battle(Side([CAVALRY], ["attack"]), Side([INFANTRY]), "mountain"), "CA-10"),
-        (lambda: Battle(Side([CAVALRY], ["defence"]), Side([INFANTRY]), "woods"), "CA-10"),
+        (lambda: Side([Platoon(state=State.WITHDRAWN)]), "not withdrawn"),
+        (lambda: Side([INFANTRY], [Roll.ATTACK, Roll.DEFENCE]), "one entry per platoon"),
+        (lambda: Side([INFANTRY], ["charge"]), "declaration must be a Roll"),
+        (lambda: Battle(Side([INFANTRY]), Side([INFANTRY]), "swamp"), "terrain must be a Terrain"),
+        (
+            lambda: Battle(Side([CAVALRY], [Roll.ATTACK]), Side([INFANTRY]), Terrain.MOUNTAIN),
+            "CA-10",
+        ),
+        (lambda: Battle(Side([CAVALRY], [Roll.DEFENCE]), Side([INFANTRY]), Terrain.WOODS), "CA-10"),
         (
             lambda: Battle(
-                Side([INFANTRY, Platoon(state="withdrawn")], ["attack"] * 2), Side([INFANTRY])
+                Side([INFANTRY, Platoon(state=State.WITHDRAWN)], [Roll.ATTACK] * 2),
+                Side([INFANTRY]),
             ),
             "withdrawn and may not roll",
         ),
@@ -390,7 +398,7 @@ def test_bad_input_is_named(make, match):
 
 
 def test_bad_dice_are_named():
-    battle = Battle(Side([INFANTRY, FUBAR]), Side([CAVALRY]), terrain="woods")
+    battle = Battle(Side([INFANTRY, FUBAR]), Side([CAVALRY]), terrain=Terrain.WOODS)
     assert isinstance(RulesError("x"), ValueError)
     with pytest.raises(RulesError, match="die must be 1 d6"):
         resolve_battle(battle, [7, None], [None])
@@ -413,14 +421,14 @@ def test_bad_dice_are_named():
 
 
 def test_the_words_of_the_rules_are_enums_that_equal_their_words():
-    """CA-2, CA-14: string inputs keep working; a record stores the member, which prints
-    and shows as the word, so published outputs are unchanged."""
-    from rulesref.campaign import Fate, Roll, State, SurrenderChoice, Terrain
+    """CA-2, CA-14: a record stores the member, which prints and shows as the word, so
+    published outputs are unchanged; a function still reads the word as text."""
+    from rulesref.campaign import Fate, SurrenderChoice
 
-    guns = Platoon("artillery", "damaged")
+    guns = Platoon(Kind.ARTILLERY, State.DAMAGED)
     assert type(guns.kind) is Kind and guns.kind is Kind.ARTILLERY and guns.kind == "artillery"
     assert type(guns.state) is State and guns.hit().state is State.FUBAR
-    battle = Battle(Side([guns], ["defence"]), Side([INFANTRY]), terrain="forest")
+    battle = Battle(Side([guns], [Roll.DEFENCE]), Side([INFANTRY]), terrain=Terrain.FOREST)
     assert battle.terrain is Terrain.FOREST and battle.declarations("attacker") == (Roll.DEFENCE,)
     assert type(battle.declarations("attacker")[0]) is Roll
     assert (

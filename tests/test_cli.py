@@ -476,7 +476,7 @@ def test_a_full_or_closed_output_is_one_line_and_status_1():
 def test_a_declaration_applies_to_its_platoon_only():
     """CA-2 with CA-10: the written roll is that platoon's; the others take their side's
     default, except barred cavalry (and withdrawn platoons), which roll nothing."""
-    from rulesref.campaign import Battle, Platoon, Side
+    from rulesref.campaign import Battle, Kind, Platoon, Roll, Side, Terrain
     from rulesref.odds.battle import battle_odds
 
     result = run(
@@ -491,7 +491,9 @@ def test_a_declaration_applies_to_its_platoon_only():
     )
     assert result.returncode == 0, result.stderr
     battle = Battle(
-        Side([Platoon("cavalry"), Platoon()], [None, "defence"]), Side([Platoon()]), terrain="woods"
+        Side([Platoon(Kind.CAVALRY), Platoon()], [None, Roll.DEFENCE]),
+        Side([Platoon()]),
+        terrain=Terrain.WOODS,
     )
     expected = battle_odds(battle).victor
     assert {k: Rational(v) for k, v in json.loads(result.stdout)["victor"].items()} == {

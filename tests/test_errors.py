@@ -13,7 +13,16 @@ from sympy import Rational
 
 from rulesref import errors
 from rulesref import leadership as ld
-from rulesref.campaign import Battle, Platoon, Side, most_withdrawals, resolve_battle
+from rulesref.campaign import (
+    Battle,
+    Kind,
+    Platoon,
+    Side,
+    State,
+    Terrain,
+    most_withdrawals,
+    resolve_battle,
+)
 from rulesref.errors import (
     MAX_MESSAGE,
     MAX_TEXT,
@@ -21,6 +30,7 @@ from rulesref.errors import (
     checked_by,
     dice_roll,
     instance_of,
+    member_of,
     one_of,
     probability,
     sequence_of,
@@ -80,6 +90,17 @@ def test_one_of():
 class Colour(StrEnum):
     RED = "red"
     DARK_BLUE = "dark blue"
+
+
+def test_member_of_takes_only_a_member_and_says_how_to_write_one():
+    assert member_of("colour", Colour.DARK_BLUE, Colour) is Colour.DARK_BLUE
+    assert refused(member_of, "colour", "dark blue", Colour) == (
+        "colour must be a Colour (Colour.DARK_BLUE or Colour(\"dark blue\")), got 'dark blue'"
+    )
+    for other in ("purple", None, 1, ["red"]):  # nothing it spells: its first member shown
+        assert refused(member_of, "colour", other, Colour) == (
+            f'colour must be a Colour (Colour.RED or Colour("red")), got {other!r}'
+        )
 
 
 def test_word_of_returns_the_member_for_the_member_or_its_word():
@@ -224,6 +245,12 @@ def caught(call, *args, **kwargs) -> RulesError:
         (lambda: yes_or_no("alive", None), "alive", None, "True or False"),
         (lambda: one_of("policy", "x", ("a", "b")), "policy", "x", "one of a, b"),
         (lambda: word_of("colour", "RED", Colour), "colour", "RED", "one of red, dark blue"),
+        (
+            lambda: member_of("colour", "red", Colour),
+            "colour",
+            "red",
+            'a Colour (Colour.RED or Colour("red"))',
+        ),
         (lambda: instance_of("unit", 3, str, "a Unit"), "unit", 3, "a Unit"),
         (
             lambda: sequence_of("dice", "12", int),
@@ -309,6 +336,7 @@ VALIDATORS = (
     "one_of",
     "readings_of",
     "word_of",
+    "member_of",
     "instance_of",
     "sequence_of",
     "text",
@@ -336,8 +364,8 @@ def counted_validators(monkeypatch) -> Counter[str]:
 
 def _battle(copies: int) -> Battle:
     """A battle of three kinds of platoon on each side, `copies` times over."""
-    side = [Platoon(), Platoon("cavalry"), Platoon("artillery", "damaged")] * copies
-    return Battle(Side(side), Side(side, fortified=True), terrain="open")
+    side = [Platoon(), Platoon(Kind.CAVALRY), Platoon(Kind.ARTILLERY, State.DAMAGED)] * copies
+    return Battle(Side(side), Side(side, fortified=True), terrain=Terrain.OPEN)
 
 
 @pytest.mark.parametrize("copies", [1, 67])
@@ -363,9 +391,9 @@ def test_a_battle_settled_by_the_dice_checks_its_input_once(monkeypatch):
 def test_making_a_battle_checks_each_field_once(monkeypatch):
     calls = counted_validators(monkeypatch)
     _battle(1)
-    # 3 platoons of 4 fields, 2 sides of 3 (their declarations left out), a battle of 5;
-    # a word given as text is looked up among the words once more (one_of)
-    assert sum(calls.values()) - calls["one_of"] == 3 * 4 + 2 * 3 + 5, calls
+    # 3 platoons of 4 fields, 2 sides of 3 (their declarations left out), a battle of 5
+    assert sum(calls.values()) == 3 * 4 + 2 * 3 + 5, calls
+    assert calls["member_of"] == 3 * 2 + 1 and not calls["one_of"], calls  # words: no text
 
 
 def _force(commands: int) -> ld.Force:

@@ -20,19 +20,23 @@ from rulesref.views import chain_of_command as vc
 from rulesref.views import charts
 
 UNIT = br.Unit(models=20, width=5)
-CONTACT = br.Contact("1", "1", "Orcs", "front")
+CONTACT = br.Contact("1", "1", "Orcs", br.Facing.FRONT)
 PLATOON = ca.Platoon()
 BATTLE = ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]))
 OUTCOME = ca.assign_hits([PLATOON], 0)
 RESULT = ca.resolve_battle(BATTLE, [3], [3])
-WITHDRAWN = ca.Platoon(state="withdrawn")
+WITHDRAWN = ca.Platoon(state=ca.State.WITHDRAWN)
 # a platoon that rolls, a FUBAR one (1 or None) and a withdrawn one (None only)
-MIXED = ca.Battle(ca.Side([PLATOON, ca.Platoon(state="fubar"), WITHDRAWN]), ca.Side([PLATOON]))
-BARRED = ca.Battle(ca.Side([ca.Platoon("cavalry")]), ca.Side([PLATOON]), terrain="woods")
-SQUADS = [ld.Unit("A", 10, "4+"), ld.Unit("B", 10, "4+")]
+MIXED = ca.Battle(
+    ca.Side([PLATOON, ca.Platoon(state=ca.State.FUBAR), WITHDRAWN]), ca.Side([PLATOON])
+)
+BARRED = ca.Battle(
+    ca.Side([ca.Platoon(ca.Kind.CAVALRY)]), ca.Side([PLATOON]), terrain=ca.Terrain.WOODS
+)
+SQUADS = [ld.Unit("A", 10, 4), ld.Unit("B", 10, 4)]
 FORCE = ld.Force([ld.Command("Platoon", SQUADS)])
-LEADER = ld.Leader("Lt", "3+", rank=1)
-GONE_A = ld.Force([ld.Command("Platoon", [ld.Unit("A", 10, "4+", removed=True), SQUADS[1]])])
+LEADER = ld.Leader("Lt", 3, rank=1)
+GONE_A = ld.Force([ld.Command("Platoon", [ld.Unit("A", 10, 4, removed=True), SQUADS[1]])])
 ROUND = st.Round(unit=st.UnitFate.HOLDS)
 
 CASES = [
@@ -222,9 +226,13 @@ CASES = [
         lambda: br.reform_permission("won", engaged_facings=1.0),
         id="br.reform_permission:engaged_facings",
     ),
-    pytest.param("model", lambda: br.Contact(1, "1", "Orcs", "front"), id="br.Contact:model"),
     pytest.param(
-        "enemy_unit", lambda: br.Contact("1", "1", "Orcs\n", "front"), id="br.Contact:enemy_unit"
+        "model", lambda: br.Contact(1, "1", "Orcs", br.Facing.FRONT), id="br.Contact:model"
+    ),
+    pytest.param(
+        "enemy_unit",
+        lambda: br.Contact("1", "1", "Orcs\n", br.Facing.FRONT),
+        id="br.Contact:enemy_unit",
     ),
     pytest.param(
         "facing", lambda: br.Contact("1", "1", "Orcs", ["front"]), id="br.Contact:facing=list"
@@ -343,30 +351,28 @@ CASES = [
         id="ld.Doctrine:doctrine_name=escape_code",
     ),
     pytest.param("ignores", lambda: ld.Doctrine(ignores=0), id="ld.Doctrine:ignores"),
-    pytest.param("unit name", lambda: ld.Unit(" ", 10, "4+"), id="ld.Unit:unit_name=blank"),
+    pytest.param("unit name", lambda: ld.Unit(" ", 10, 4), id="ld.Unit:unit_name=blank"),
     pytest.param(
-        "unit name", lambda: ld.Unit("A\nforce breaks: 0", 10, "4+"), id="ld.Unit:unit_name=newline"
+        "unit name", lambda: ld.Unit("A\nforce breaks: 0", 10, 4), id="ld.Unit:unit_name=newline"
     ),
     pytest.param(
-        "unit name", lambda: ld.Unit("\ud800", 10, "4+"), id="ld.Unit:unit_name=lone_surrogate"
+        "unit name", lambda: ld.Unit("\ud800", 10, 4), id="ld.Unit:unit_name=lone_surrogate"
     ),
+    pytest.param("unit name", lambda: ld.Unit("x" * 101, 10, 4), id="ld.Unit:unit_name=too_long"),
     pytest.param(
-        "unit name", lambda: ld.Unit("x" * 101, 10, "4+"), id="ld.Unit:unit_name=too_long"
+        "unit name", lambda: ld.Unit("A\u202eB", 10, 4), id="ld.Unit:unit_name=bidi_override"
     ),
-    pytest.param(
-        "unit name", lambda: ld.Unit("A\u202eB", 10, "4+"), id="ld.Unit:unit_name=bidi_override"
-    ),
-    pytest.param("starting", lambda: ld.Unit("A", 0, "4+"), id="ld.Unit:starting=0"),
-    pytest.param("current", lambda: ld.Unit("A", 10, "4+", current=11), id="ld.Unit:current"),
+    pytest.param("starting", lambda: ld.Unit("A", 0, 4), id="ld.Unit:starting=0"),
+    pytest.param("current", lambda: ld.Unit("A", 10, 4, current=11), id="ld.Unit:current"),
     pytest.param("leadership", lambda: ld.Unit("A", 10, "1+"), id="ld.Unit:leadership"),
-    pytest.param("doctrine", lambda: ld.Unit("A", 10, "4+", doctrine=1), id="ld.Unit:doctrine"),
-    pytest.param("removed", lambda: ld.Unit("A", 10, "4+", removed="no"), id="ld.Unit:removed"),
+    pytest.param("doctrine", lambda: ld.Unit("A", 10, 4, doctrine=1), id="ld.Unit:doctrine"),
+    pytest.param("removed", lambda: ld.Unit("A", 10, 4, removed="no"), id="ld.Unit:removed"),
     pytest.param(
-        "leader name", lambda: ld.Leader(None, "2+", rank=1), id="ld.Leader:leader_name=None"
+        "leader name", lambda: ld.Leader(None, 2, rank=1), id="ld.Leader:leader_name=None"
     ),
-    pytest.param("rank", lambda: ld.Leader("Lt", "2+", rank=0), id="ld.Leader:rank"),
-    pytest.param("unit of", lambda: ld.Leader("Lt", "2+", rank=1, unit=5), id="ld.Leader:unit_of"),
-    pytest.param("alive", lambda: ld.Leader("Lt", "2+", rank=1, alive=None), id="ld.Leader:alive"),
+    pytest.param("rank", lambda: ld.Leader("Lt", 2, rank=0), id="ld.Leader:rank"),
+    pytest.param("unit of", lambda: ld.Leader("Lt", 2, rank=1, unit=5), id="ld.Leader:unit_of"),
+    pytest.param("alive", lambda: ld.Leader("Lt", 2, rank=1, alive=None), id="ld.Leader:alive"),
     pytest.param(
         "units of command", lambda: ld.Command("P", []), id="ld.Command:units_of_command=empty"
     ),
@@ -552,7 +558,7 @@ CASES = [
     pytest.param("platoons[0]", lambda: ca.Side(["infantry"]), id="ca.Side:platoons[0]"),
     pytest.param(
         "platoons must include",
-        lambda: ca.Side([ca.Platoon(state="withdrawn")]),
+        lambda: ca.Side([ca.Platoon(state=ca.State.WITHDRAWN)]),
         id="ca.Side:platoons_must_include",
     ),
     pytest.param(
@@ -565,7 +571,7 @@ CASES = [
     ),
     pytest.param(
         "declarations must give",
-        lambda: ca.Side([PLATOON], declarations=["attack"] * 2),
+        lambda: ca.Side([PLATOON], declarations=[ca.Roll.ATTACK] * 2),
         id="ca.Side:declarations_must_give",
     ),
     pytest.param(
@@ -793,7 +799,7 @@ CASES = [
     # CA-C1: a withdrawn platoon may not roll either (CA-10 is the cavalry's clause)
     pytest.param(
         "attacker platoon 1",
-        lambda: ca.Battle(ca.Side([PLATOON, WITHDRAWN], ["attack"] * 2), ca.Side([PLATOON])),
+        lambda: ca.Battle(ca.Side([PLATOON, WITHDRAWN], [ca.Roll.ATTACK] * 2), ca.Side([PLATOON])),
         id="ca.Battle:attacker_platoon_1",
     ),
     # standards

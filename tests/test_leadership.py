@@ -51,24 +51,24 @@ def b_company() -> tuple[Force, dict[str, int]]:
     first = Command(
         "1st Platoon",
         [
-            Unit("1st HQ", 4, "4+"),
-            Unit("1st Squad", 10, ["5+", "4+"]),
-            Unit("2nd Squad", 10, ["5+", "4+"], current=7),
-            Unit("3rd Squad", 10, "5+", current=6, removed=True),
+            Unit("1st HQ", 4, 4),
+            Unit("1st Squad", 10, best_leadership(["5+", "4+"])),
+            Unit("2nd Squad", 10, best_leadership(["5+", "4+"]), current=7),
+            Unit("3rd Squad", 10, 5, current=6, removed=True),
         ],
-        [Leader("Lt Ames", "3+", rank=2, unit="1st HQ")],
+        [Leader("Lt Ames", 3, rank=2, unit="1st HQ")],
     )
     second = Command(
         "2nd Platoon",
         [
-            Unit("4th Squad", 10, "4+", current=4),
-            Unit("5th Squad", 10, "4+"),
-            Unit("6th Squad", 10, "4+", current=0),
-            Unit("MG Team", 3, "4+", doctrine=Doctrine(rerolls=1, name="Dug In")),
+            Unit("4th Squad", 10, 4, current=4),
+            Unit("5th Squad", 10, 4),
+            Unit("6th Squad", 10, 4, current=0),
+            Unit("MG Team", 3, 4, doctrine=Doctrine(rerolls=1, name="Dug In")),
         ],
-        [Leader("Lt Brody", "4+", rank=2)],
+        [Leader("Lt Brody", 4, rank=2)],
     )
-    force = Force([first, second], [Leader("Capt Hale", "3+", rank=3)], name="B Company")
+    force = Force([first, second], [Leader("Capt Hale", 3, rank=3)], name="B Company")
     casualties = {"1st HQ": 4, "1st Squad": 7, "2nd Squad": 3, "4th Squad": 1, "MG Team": 2}
     return force, casualties
 
@@ -205,13 +205,13 @@ def test_ld1_known_values():
 
 def test_ld2_ldc1_best_is_the_lowest_target():
     assert best_leadership(["5+", "4+", "6+"]) == 4
-    assert Unit("Squad", 10, ["5+", "2+"]).leadership == 2
+    assert Unit("Squad", 10, best_leadership(["5+", "2+"])).leadership == 2
     assert Unit("Squad", 10, 5).leadership == 5
 
 
 def test_ld2_a_leader_in_the_unit_lends_his_leadership_to_its_test():
-    hq = Unit("HQ", 5, "5+")
-    force = Force([Command("Platoon", [hq], [Leader("Lt", "3+", rank=2, unit="HQ")])])
+    hq = Unit("HQ", 5, 5)
+    force = Force([Command("Platoon", [hq], [Leader("Lt", 3, rank=2, unit="HQ")])])
     result = resolve_phase(force, {"HQ": 3}, {"HQ": [3], "Platoon": [6], "force": [6]})
     assert (result.tests[0].target, result.tests[0].holds) == (3, True)
     assert cascade_probabilities(force, {"HQ": 3}).unit_fails["HQ"] == Rational(1, 3)
@@ -221,7 +221,7 @@ def test_ld2_a_leader_in_the_unit_lends_his_leadership_to_its_test():
 
 
 def platoon_with(leaders, units=None) -> Force:
-    units = units or [Unit("A", 10, "5+"), Unit("B", 10, "5+"), Unit("C", 10, "6+")]
+    units = units or [Unit("A", 10, 5), Unit("B", 10, 5), Unit("C", 10, 6)]
     return Force([Command("Platoon", units, leaders)])
 
 
@@ -232,13 +232,13 @@ def command_test(force, casualties, dice=None, **options):
 
 
 def test_ld3_highest_rank_wins_over_better_leadership():
-    leaders = [Leader("Lt", "5+", rank=2), Leader("Sgt", "3+", rank=1)]
+    leaders = [Leader("Lt", 5, rank=2), Leader("Sgt", 3, rank=1)]
     test = command_test(platoon_with(leaders), {"A": 6, "B": 6})
     assert (test.figure, test.target) == ("Lt", 5)
 
 
 def test_ldc8_equal_ranks_best_leadership_unless_preferred():
-    leaders = [Leader("Sgt Kay", "5+", rank=1), Leader("Sgt Orr", "3+", rank=1)]
+    leaders = [Leader("Sgt Kay", 5, rank=1), Leader("Sgt Orr", 3, rank=1)]
     force = platoon_with(leaders)
     assert command_test(force, {"A": 6, "B": 6}).figure == "Sgt Orr"
     assert command_test(force, {"A": 6, "B": 6}, prefer=["Sgt Kay"]).figure == "Sgt Kay"
@@ -250,8 +250,8 @@ def test_ldc8_equal_ranks_best_leadership_unless_preferred():
 
 
 def test_ldc5_a_figure_in_a_removed_unit_no_longer_counts():
-    units = [Unit("A", 10, "5+"), Unit("B", 10, "5+"), Unit("C", 10, "6+")]
-    force = platoon_with([Leader("Lt", "2+", rank=2, unit="A")], units)
+    units = [Unit("A", 10, 5), Unit("B", 10, 5), Unit("C", 10, 6)]
+    force = platoon_with([Leader("Lt", 2, rank=2, unit="A")], units)
     dice = {"A": [1], "B": [1], "Platoon": [6], "force": [6]}
     test = command_test(force, {"A": 6, "B": 6}, dice)  # A failed: the Lt is gone with it
     assert (test.figure, test.target) == ("C", 6)  # LD-C9: the best ordinary models left
@@ -263,8 +263,8 @@ def test_ldc5_a_figure_in_a_removed_unit_no_longer_counts():
 
 def old_guard() -> tuple[Force, dict]:
     """A command whose only unit was gone before the phase, and whose Major lives on."""
-    old = Command("Old", [Unit("X", 10, "6+", current=0)], [Leader("Major", "2+", rank=5)])
-    platoon = Command("P", [Unit(name, 10, "6+") for name in "ABC"])
+    old = Command("Old", [Unit("X", 10, 6, current=0)], [Leader("Major", 2, rank=5)])
+    platoon = Command("P", [Unit(name, 10, 6) for name in "ABC"])
     return Force([old, platoon]), {"A": 6, "B": 6}
 
 
@@ -299,7 +299,7 @@ def test_ld3_the_force_uses_its_highest_surviving_figure():
     result = resolve_phase(force, casualties, dice)
     test = result.tests[-1]
     assert (test.level, test.figure, test.target) == ("force", "Capt Hale", 3)
-    dead = Force(force.commands, [Leader("Capt Hale", "3+", rank=3, alive=False)], name="Co")
+    dead = Force(force.commands, [Leader("Capt Hale", 3, rank=3, alive=False)], name="Co")
     dice["Co"] = dice.pop(force.name)
     test = resolve_phase(dead, casualties, dice).tests[-1]
     assert (test.figure, test.target) == ("Lt Brody", 4)  # Lt Ames died with his HQ
@@ -375,7 +375,7 @@ def test_the_below_half_tests_name_their_counts():
 
 
 def test_ld7_rerolls_then_removal():
-    units = [Unit("A", 10, "4+", doctrine=Doctrine(rerolls=2)), Unit("B", 10, "4+")]
+    units = [Unit("A", 10, 4, doctrine=Doctrine(rerolls=2)), Unit("B", 10, 4)]
     force = Force([Command("Platoon", units)])
     held = resolve_phase(force, {"A": 6}, {"A": [1, 3, 5]})
     assert held.tests[0].rolls == (1, 3, 5) and held.tests[0].passed and not held.removed
@@ -386,7 +386,7 @@ def test_ld7_rerolls_then_removal():
 
 def test_ldc6_rerolls_first_then_the_doctrine_ignores():
     doctrine = Doctrine(rerolls=1, ignores=True, name="Fanatics")
-    force = Force([Command("Platoon", [Unit("A", 10, "6+", doctrine=doctrine), Unit("B", 1, 2)])])
+    force = Force([Command("Platoon", [Unit("A", 10, 6, doctrine=doctrine), Unit("B", 1, 2)])])
     result = resolve_phase(force, {"A": 6}, {"A": [1, 2]})
     test = result.tests[0]
     assert (test.rolls, test.passed, test.ignored, test.holds) == ((1, 2), False, True, True)
@@ -395,7 +395,7 @@ def test_ldc6_rerolls_first_then_the_doctrine_ignores():
 
 
 def test_ld7_a_test_per_phase_not_per_casualty():
-    force = Force([Command("Platoon", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])])
+    force = Force([Command("Platoon", [Unit("A", 10, 4), Unit("B", 10, 4)])])
     result = resolve_phase(force, {"A": 8}, {"A": [4]})
     assert len(result.tests) == 1
 
@@ -421,7 +421,7 @@ def test_ld9_command_triggers_without_independent_leaders():
 
 
 def test_ld10_a_failed_command_takes_all_its_units():
-    units = [Unit(n, 10, "4+") for n in "ABC"]
+    units = [Unit(n, 10, 4) for n in "ABC"]
     force = Force([Command("Platoon", units), Command("Other", [Unit("D", 10, 4)])])
     dice = {"A": [1], "B": [1], "Platoon": [2], "force": [6]}
     result = resolve_phase(force, {"A": 6, "B": 6}, dice)
@@ -438,7 +438,7 @@ def test_ld10_a_failed_command_takes_all_its_units():
 
 def test_ld11_ld12_the_force_breaks():
     assert force_must_test(8, 6, 3) and not force_must_test(8, 6, 4)
-    units = [Unit(n, 10, "4+") for n in "ABC"]
+    units = [Unit(n, 10, 4) for n in "ABC"]
     force = Force([Command("Platoon", units), Command("Other", [Unit("D", 10, 4)])])
     dice = {"A": [1], "B": [1], "Platoon": [2], "force": [1]}
     result = resolve_phase(force, {"A": 6, "B": 6}, dice)
@@ -449,7 +449,7 @@ def test_ld11_ld12_the_force_breaks():
 def test_ldc3_ldc4_removals_count_upward_in_the_same_phase():
     """A and B fail (LD-C3: the platoon is below half at once); the platoon fails (LD-C4:
     its units count for the force at once), so the force tests in this very phase."""
-    units = [Unit(n, 10, "4+") for n in "ABC"]
+    units = [Unit(n, 10, 4) for n in "ABC"]
     force = Force([Command("Platoon", units), Command("Other", [Unit("D", 10, 4)])])
     dice = {"A": [1], "B": [1], "Platoon": [1], "force": [6]}
     result = resolve_phase(force, {"A": 6, "B": 6}, dice)
@@ -485,8 +485,8 @@ def test_the_worked_example_b_company():
 
 def test_brute_force_on_every_dice_roll():
     """No shortcut at all: every face of every die of every possible tester."""
-    units = [Unit("A", 4, "4+"), Unit("B", 4, "3+", current=2), Unit("C", 4, "5+")]
-    force = Force([Command("P", units, [Leader("Lt", "4+", rank=2, unit="C")])])
+    units = [Unit("A", 4, 4), Unit("B", 4, 3, current=2), Unit("C", 4, 5)]
+    force = Force([Command("P", units, [Leader("Lt", 4, rank=2, unit="C")])])
     casualties = {"A": 3, "B": 1}
     names = ["A", "B", "P", "force"]
     broken = Rational(0)
@@ -555,7 +555,7 @@ def _consistent(force: Force) -> Force:
     """The same force with every Leadership 4+, so rank never costs Leadership."""
 
     def unit(u):
-        return Unit(u.name, u.starting, 4, u.current, u.doctrine, u.removed)
+        return Unit(u.name, u.starting, 4, u.models, u.doctrine, u.removed)
 
     def leader(lead):
         return Leader(lead.name, 4, lead.rank, lead.unit, lead.alive)
@@ -606,7 +606,7 @@ def alike_forces(draw):
 
 
 def after(force: Force, name: str) -> int:
-    return next(unit.current for unit in force.units if unit.name == name)
+    return next(unit.models for unit in force.units if unit.name == name)
 
 
 @FAST
@@ -693,7 +693,7 @@ def test_ld7_a_force_whose_doctrine_ignores_its_failures_never_breaks_on_its_tes
 def test_identical_commands_match_brute_force():
     """Four identical platoons whose every unit tests: one kind of command, as a power."""
     commands = [
-        Command(f"P{c}", [Unit(f"A{c}", 4, "4+"), Unit(f"B{c}", 4, "5+")], [Leader(f"L{c}", 4, 2)])
+        Command(f"P{c}", [Unit(f"A{c}", 4, 4), Unit(f"B{c}", 4, 5)], [Leader(f"L{c}", 4, 2)])
         for c in range(4)
     ]
     casualties = {f"{x}{c}": 3 for c in range(4) for x in "AB"}
@@ -715,7 +715,7 @@ def test_the_order_of_commands_does_not_matter():
 @given(small_forces(consistent=True), st.data())
 def test_more_casualties_never_make_a_break_less_likely(drawn, data):
     force, casualties = drawn
-    hit = [u for u in force.units if u.in_play and casualties.get(u.name, 0) < u.current]
+    hit = [u for u in force.units if u.in_play and casualties.get(u.name, 0) < u.models]
     if not hit:
         return
     unit = data.draw(st.sampled_from(hit))
@@ -894,7 +894,7 @@ def test_a_doctrine_that_ignores_a_failure_always_holds():
 
 def test_a_test_and_a_removal_as_recorded():
     """A passed test was not ignored (False, not merely falsy); `gone` picks one level."""
-    squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+"), Unit("C", 10, "4+")]
+    squads = [Unit("A", 10, 4), Unit("B", 10, 4), Unit("C", 10, 4)]
     force = Force([Command("Platoon", squads)])
     held = resolve_phase(force, {"A": 6}, {"A": [5]}).tests
     assert held == (Rolled("A", Level.UNIT, "LD-5", "A", 4, (5,), True, False),)
@@ -911,6 +911,6 @@ def test_a_unit_at_exactly_half_before_the_phase_falls_below_this_phase():
 
 
 def test_constructors_store_tuples():
-    command = Command("P", [Unit("A", 10, "4+")], [Leader("Lt", "3+", rank=1)])
-    force = Force([command], [Leader("Capt", "2+", rank=2)])
+    command = Command("P", [Unit("A", 10, 4)], [Leader("Lt", 3, rank=1)])
+    force = Force([command], [Leader("Capt", 2, rank=2)])
     assert type(force.commands) is type(command.leaders) is type(force.leaders) is tuple

@@ -22,6 +22,7 @@ from rulesref.campaign import (
     Platoon,
     Readings,
     Role,
+    Roll,
     Side,
     State,
     Terrain,
@@ -39,8 +40,8 @@ from rulesref.campaign import (
 from rulesref.errors import RulesError
 from rulesref.odds.battle import _after_each_hit, battle_odds, hits_odds
 
-INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon("cavalry"), Platoon("artillery")
-FUBAR, DAMAGED = Platoon(state="fubar"), Platoon(state="damaged")
+INFANTRY, CAVALRY, ARTILLERY = Platoon(), Platoon(Kind.CAVALRY), Platoon(Kind.ARTILLERY)
+FUBAR, DAMAGED = Platoon(state=State.FUBAR), Platoon(state=State.DAMAGED)
 
 
 def nonzero(table: dict) -> dict:
@@ -152,32 +153,35 @@ def agrees_with_brute_force(battle, leadership=None):
 SMALL_BATTLES = {
     "1 v 1 infantry": Battle(Side([INFANTRY]), Side([INFANTRY])),
     "2 v 2 mixed rolls": Battle(
-        Side([INFANTRY, CAVALRY], ["attack", "defence"]),
-        Side([INFANTRY, ARTILLERY], ["attack", "defence"]),
+        Side([INFANTRY, CAVALRY], [Roll.ATTACK, Roll.DEFENCE]),
+        Side([INFANTRY, ARTILLERY], [Roll.ATTACK, Roll.DEFENCE]),
     ),
     "fortified mountain, cavalry silent": Battle(
-        Side([CAVALRY, ARTILLERY, Platoon("artillery", "damaged")], [None, "attack", "attack"]),
-        Side([INFANTRY, DAMAGED], ["defence", "attack"], fortified=True),
-        terrain="mountain",
+        Side(
+            [CAVALRY, ARTILLERY, Platoon(Kind.ARTILLERY, State.DAMAGED)],
+            [None, Roll.ATTACK, Roll.ATTACK],
+        ),
+        Side([INFANTRY, DAMAGED], [Roll.DEFENCE, Roll.ATTACK], fortified=True),
+        terrain=Terrain.MOUNTAIN,
     ),
     "forest, out of supply": Battle(
-        Side([ARTILLERY, Platoon(supplied=False)], ["attack", "attack"]),
-        Side([Platoon("artillery", supplied=False), INFANTRY], ["defence", "attack"]),
-        terrain="forest",
+        Side([ARTILLERY, Platoon(supplied=False)], [Roll.ATTACK, Roll.ATTACK]),
+        Side([Platoon(Kind.ARTILLERY, supplied=False), INFANTRY], [Roll.DEFENCE, Roll.ATTACK]),
+        terrain=Terrain.FOREST,
     ),
     "FUBAR garrison": Battle(
-        Side([ARTILLERY, ARTILLERY, CAVALRY], ["attack", "attack", "attack"]),
-        Side([FUBAR, FUBAR, Platoon(state="withdrawn")], ["attack", "defence", None]),
+        Side([ARTILLERY, ARTILLERY, CAVALRY], [Roll.ATTACK, Roll.ATTACK, Roll.ATTACK]),
+        Side([FUBAR, FUBAR, Platoon(state=State.WITHDRAWN)], [Roll.ATTACK, Roll.DEFENCE, None]),
         garrison=True,
     ),
     "damaged garrison": Battle(
         Side([ARTILLERY, ARTILLERY, ARTILLERY]),
-        Side([DAMAGED, FUBAR], ["defence", "attack"]),
+        Side([DAMAGED, FUBAR], [Roll.DEFENCE, Roll.ATTACK]),
         garrison=True,
     ),
     "artillery duel": Battle(
-        Side([FUBAR, ARTILLERY, ARTILLERY], ["defence", "attack", "attack"]),
-        Side([FUBAR, ARTILLERY, ARTILLERY], ["defence", "attack", "attack"]),
+        Side([FUBAR, ARTILLERY, ARTILLERY], [Roll.DEFENCE, Roll.ATTACK, Roll.ATTACK]),
+        Side([FUBAR, ARTILLERY, ARTILLERY], [Roll.DEFENCE, Roll.ATTACK, Roll.ATTACK]),
     ),
 }
 
@@ -202,7 +206,7 @@ def test_hits_odds_are_the_hits_of_battle_odds(name):
     [
         (lambda: fewest_withdrawals([Platoon()], -1), "hits"),
         (lambda: fewest_withdrawals([Platoon()], 10), "hits"),
-        (lambda: most_withdrawals([Platoon(state="damaged")], 3), "hits"),
+        (lambda: most_withdrawals([Platoon(state=State.DAMAGED)], 3), "hits"),
         (lambda: hits_from_damage(7.5), "battle_damage"),
         (
             lambda: battle_odds(Battle(Side([Platoon()]), Side([Platoon()])), leadership=7),
@@ -272,7 +276,7 @@ def test_exact_odds_equal_the_resolver_roll_by_roll(name, policy):
 
 def test_policies_change_the_odds():
     """CA-15: how the hits are assigned matters once withdrawals are possible."""
-    battle = Battle(Side([ARTILLERY] * 3), Side([DAMAGED, DAMAGED], ["defence", "defence"]))
+    battle = Battle(Side([ARTILLERY] * 3), Side([DAMAGED, DAMAGED], [Roll.DEFENCE, Roll.DEFENCE]))
     fewest, most = battle_odds(battle), battle_odds(battle, policy=most_withdrawals)
     assert fewest.outcomes != most.outcomes
     assert fewest.hits == most.hits
@@ -282,9 +286,11 @@ def test_policies_change_the_odds():
 def test_optional_readings_against_the_resolver(readings):
     """CA-C2, CA-C4: the other readings, against the resolver on every roll."""
     battle = Battle(
-        Side([Platoon("artillery", "damaged", False), FUBAR], ["attack", "defence"]),
-        Side([Platoon(state="damaged", supplied=False), ARTILLERY], ["defence", "attack"]),
-        terrain="forest",
+        Side([Platoon(Kind.ARTILLERY, State.DAMAGED, False), FUBAR], [Roll.ATTACK, Roll.DEFENCE]),
+        Side(
+            [Platoon(state=State.DAMAGED, supplied=False), ARTILLERY], [Roll.DEFENCE, Roll.ATTACK]
+        ),
+        terrain=Terrain.FOREST,
         readings=readings,
     )
     odds = battle_odds(battle)
@@ -358,12 +364,14 @@ def as_fractions(table):
     return {key: Fraction(int(value.p), int(value.q)) for key, value in table.items() if value}
 
 
-def brittle(damaged, fubar, rolls=("attack", "attack")):
+def brittle(damaged, fubar, rolls=(Roll.ATTACK, Roll.ATTACK)):
     """Damaged and FUBAR artillery: heavy hits on platoons with few steps left, so many
     numbers of withdrawals, falling back and routs are possible."""
-    guns = [Platoon("artillery", "damaged")] * damaged + [Platoon("artillery", "fubar")] * fubar
+    guns = [Platoon(Kind.ARTILLERY, State.DAMAGED)] * damaged + [
+        Platoon(Kind.ARTILLERY, State.FUBAR)
+    ] * fubar
     return Side(
-        guns + [Platoon(state="withdrawn")], [rolls[0]] * damaged + [rolls[1]] * fubar + [None]
+        guns + [Platoon(state=State.WITHDRAWN)], [rolls[0]] * damaged + [rolls[1]] * fubar + [None]
     )
 
 
@@ -371,7 +379,7 @@ LARGER_BATTLES = {
     "withdrawals 16 v 16": Battle(brittle(8, 8), brittle(8, 8)),
     "routs 16 v 7, garrison": Battle(brittle(8, 8), brittle(3, 4), garrison=True),
     "defence 12 v 12, mountain": Battle(
-        brittle(6, 6, ("attack", "defence")), brittle(7, 5), terrain="mountain"
+        brittle(6, 6, (Roll.ATTACK, Roll.DEFENCE)), brittle(7, 5), terrain=Terrain.MOUNTAIN
     ),
     # 0 to 3 hits on the defender; under `fickle` its withdrawals go 0, 1, 0, 1
     "three guns v FUBAR and fresh": Battle(Side([ARTILLERY] * 3), Side([FUBAR, INFANTRY])),
@@ -457,7 +465,7 @@ def test_the_policies_do_what_they_say(states, hits):
 def test_a_thousand_platoons_a_side_in_a_fraction_of_a_second():
     """Issue 13: 1,000 v 1,000 stays exact and quick (the benchmark has the timings)."""
     members = [ARTILLERY, FUBAR, DAMAGED, CAVALRY]
-    side = Side([members[i % 4] for i in range(1000)], ["attack", "defence"] * 500)
+    side = Side([members[i % 4] for i in range(1000)], [Roll.ATTACK, Roll.DEFENCE] * 500)
     start = time.process_time()
     odds = battle_odds(Battle(side, side, garrison=True))
     assert time.process_time() - start < 3  # about 0.1 s; generous for a shared machine
@@ -483,7 +491,7 @@ def battles(draw, max_platoons=3):
         rolls = []
         for p in members:
             barred = p.kind == "cavalry" and terrain != "open"
-            rolls.append(None if barred else draw(st.sampled_from(["attack", "defence"])))
+            rolls.append(None if barred else draw(st.sampled_from(list(Roll))))
         sides.append(Side(members, rolls, fortified=draw(st.booleans())))
     return Battle(*sides, terrain=terrain, garrison=draw(st.booleans()))
 
@@ -506,7 +514,7 @@ def test_probabilities_sum_to_one(battle):
 def test_one_more_attacking_platoon_never_lowers_expected_hits(battle, extra):
     side = battle.attacker
     assume(extra.kind != "cavalry" or battle.terrain == "open")
-    bigger = Side([*side.platoons, extra], [*side.declarations, "attack"], side.fortified)
+    bigger = Side([*side.platoons, extra], [*side.declarations, Roll.ATTACK], side.fortified)
     more = Battle(bigger, battle.defender, battle.terrain, battle.garrison)
     assume(min(explain_roll(more, "attacker", len(bigger.platoons) - 1).faces) >= 0)
     assert battle_odds(more).expected_hits("defender") >= battle_odds(battle).expected_hits(
@@ -534,7 +542,10 @@ def test_ca_c18_battle_damage_is_attack_minus_defence_unless_read_literally():
     note's words (the enemy's defence minus one's attack), the odds of both against the
     enumeration of every roll."""
     literal = Readings(defence_minus_attack=True)
-    sides = Side([INFANTRY, INFANTRY], ["attack", "defence"]), Side([ARTILLERY], ["defence"])
+    sides = (
+        Side([INFANTRY, INFANTRY], [Roll.ATTACK, Roll.DEFENCE]),
+        Side([ARTILLERY], [Roll.DEFENCE]),
+    )
     ours, theirs = Battle(*sides), Battle(*sides, readings=literal)
     assert resolve_battle(ours, [6, 2], [4]).attacker.battle_damage == 6 - (4 + 2 + 1)
     result = resolve_battle(theirs, [6, 2], [4])

@@ -65,7 +65,7 @@ def test_forces_near_the_limits_are_answered_or_refused_by_name(units, commands,
     """Either the estimate refuses the force before any work, or it is answered, as a
     probability; the estimate alone decides which."""
     force, casualties, prefer = leaders_in_every_unit(units, min(commands, units), rerolls)
-    after = {unit.name: unit.current - casualties.get(unit.name, 0) for unit in force.units}
+    after = {unit.name: unit.models - casualties.get(unit.name, 0) for unit in force.units}
     parts = [cascade._testing(command, after, frozenset(prefer)) for command in force.commands]
     if cascade._work(parts, False) > cascade.MAX_CASCADE_WORK:
         with pytest.raises(RulesError, match="^casualties must leave the exact cascade"):

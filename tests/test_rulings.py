@@ -85,7 +85,10 @@ def break_test_rulings() -> dict[str, str]:
     return entries
 
 
-_C = br.Contact
+def _C(model: str, enemy_model: str, enemy_unit: str, facing: str) -> br.Contact:
+    return br.Contact(model, enemy_model, enemy_unit, br.Facing(facing))
+
+
 REFORMS = [
     ("nothing changes", [_C("a", "1", "Orcs", "front")], [_C("a", "1", "Orcs", "front")]),
     ("our model leaves", [_C("a", "1", "Orcs", "front")], [_C("b", "1", "Orcs", "front")]),
@@ -109,11 +112,16 @@ REFORMS = [
 ]
 
 
-_P = ca.Platoon
+def _P(kind: str = "infantry", state: str = "fresh", supplied: bool = True) -> ca.Platoon:
+    return ca.Platoon(ca.Kind(kind), ca.State(state), supplied)
+
+
 BATTLES = {
     "2 v 2 infantry": ca.Battle(ca.Side([_P(), _P()]), ca.Side([_P(), _P()])),
     "guns and horse v fortified foot in woods": ca.Battle(
-        ca.Side([_P("artillery"), _P("cavalry")]), ca.Side([_P()], fortified=True), terrain="woods"
+        ca.Side([_P("artillery"), _P("cavalry")]),
+        ca.Side([_P()], fortified=True),
+        terrain=ca.Terrain.WOODS,
     ),
     "damaged and FUBAR v a garrison": ca.Battle(
         ca.Side([_P(state="damaged"), _P(state="fubar")]), ca.Side([_P()]), garrison=True
@@ -122,7 +130,9 @@ BATTLES = {
         ca.Side([_P("artillery")] * 3), ca.Side([_P(state="fubar")])
     ),
     "foot and barred horse in the mountains v HQ": ca.Battle(
-        ca.Side([_P(), _P("cavalry")]), ca.Side([_P("command", supplied=False)]), terrain="mountain"
+        ca.Side([_P(), _P("cavalry")]),
+        ca.Side([_P("command", supplied=False)]),
+        terrain=ca.Terrain.MOUNTAIN,
     ),
 }
 
@@ -241,12 +251,12 @@ COMPANY = ld.Force(
     [
         ld.Command(
             "1st",
-            [ld.Unit("A", 10, "4+"), ld.Unit("B", 10, "5+", doctrine=_DRILLED)],
-            [ld.Leader("Lt", "3+", rank=2, unit="A")],
+            [ld.Unit("A", 10, 4), ld.Unit("B", 10, 5, doctrine=_DRILLED)],
+            [ld.Leader("Lt", 3, rank=2, unit="A")],
         ),
-        ld.Command("2nd", [ld.Unit("C", 10, "4+"), ld.Unit("D", 4, "4+")]),
+        ld.Command("2nd", [ld.Unit("C", 10, 4), ld.Unit("D", 4, 4)]),
     ],
-    [ld.Leader("Cpt", "2+", rank=3)],
+    [ld.Leader("Cpt", 2, rank=3)],
 )
 FACES = {
     "all 1s": dict.fromkeys(["A", "C", "D", "1st", "2nd", "force"], [1]) | {"B": [1, 1]},
@@ -260,10 +270,10 @@ SECTION = ld.Force(
     [
         ld.Command(
             "3rd",
-            [ld.Unit("E", 4, "4+"), ld.Unit("F", 4, "4+"), ld.Unit("G", 4, "4+")],
-            [ld.Leader("Sgt", "5+", rank=1, unit="E")],
+            [ld.Unit("E", 4, 4), ld.Unit("F", 4, 4), ld.Unit("G", 4, 4)],
+            [ld.Leader("Sgt", 5, rank=1, unit="E")],
         ),
-        ld.Command("4th", [ld.Unit("H", 4, "3+")]),
+        ld.Command("4th", [ld.Unit("H", 4, 3)]),
     ]
 )
 SECTION_FACES = {

@@ -21,7 +21,17 @@ from playwright.sync_api import sync_playwright
 from sympy import Rational
 from test_browser import CHROMIUM, FLAGS
 
-from rulesref.campaign import Battle, LeadershipCheck, Platoon, Readings, Side
+from rulesref.campaign import (
+    Battle,
+    Kind,
+    LeadershipCheck,
+    Platoon,
+    Readings,
+    Roll,
+    Side,
+    State,
+    Terrain,
+)
 from rulesref.campaign import most_withdrawals as most
 from rulesref.leadership import MAX_UNITS
 from rulesref.odds.battle import battle_odds
@@ -206,22 +216,24 @@ def test_a_battle_is_battle_odds():
     """CA-2 to CA-20: every distribution of the Workbench's battle is battle_odds'."""
     data = BATTLES["5 against 4, fortified, damaged and FUBAR, out of supply"]
     attacker = [
-        Platoon("artillery", "damaged"),
-        Platoon("cavalry"),
-        Platoon("infantry", "fubar", supplied=False),
-        Platoon("command"),
-        Platoon("infantry"),
+        Platoon(Kind.ARTILLERY, State.DAMAGED),
+        Platoon(Kind.CAVALRY),
+        Platoon(Kind.INFANTRY, State.FUBAR, supplied=False),
+        Platoon(Kind.COMMAND),
+        Platoon(Kind.INFANTRY),
     ]
     defender = [
         Platoon(),
-        Platoon("infantry", "damaged"),
-        Platoon("artillery"),
-        Platoon("infantry", "withdrawn"),
+        Platoon(Kind.INFANTRY, State.DAMAGED),
+        Platoon(Kind.ARTILLERY),
+        Platoon(Kind.INFANTRY, State.WITHDRAWN),
     ]
     battle = Battle(
-        Side(attacker, ["attack", None, "attack", "defence", "attack"]),  # CA-10: no cavalry die
-        Side(defender, ["defence", "defence", "attack", None], fortified=True),
-        terrain="forest",
+        Side(
+            attacker, [Roll.ATTACK, None, Roll.ATTACK, Roll.DEFENCE, Roll.ATTACK]
+        ),  # CA-10: no cavalry die
+        Side(defender, [Roll.DEFENCE, Roll.DEFENCE, Roll.ATTACK, None], fortified=True),
+        terrain=Terrain.FOREST,
         readings=Readings(clamp_rolls=True),
     )
     odds = battle_odds(battle, policy=most, leadership=LeadershipCheck(probability=Rational(2, 3)))

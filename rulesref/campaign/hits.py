@@ -2,6 +2,7 @@
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from rulesref.campaign.model import MAX_BATTLE_DAMAGE, MAX_PLATOONS, Platoon, Readings
 from rulesref.errors import (
@@ -53,9 +54,9 @@ def fewest_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...
     listed on a tie), so a platoon withdraws only when every other one is FUBAR.
 
     ```python
-    from rulesref.campaign import Platoon, fewest_withdrawals
+    from rulesref.campaign import Platoon, State, fewest_withdrawals
 
-    print(fewest_withdrawals([Platoon(), Platoon(state="damaged"), Platoon()], 4))
+    print(fewest_withdrawals([Platoon(), Platoon(state=State.DAMAGED), Platoon()], 4))
     #> (2, 1, 1)
     ```
     """
@@ -81,9 +82,9 @@ def most_withdrawals(platoons: Sequence[Platoon], hits: int) -> tuple[int, ...]:
     with the fewest steps left first (the first listed on a tie).
 
     ```python
-    from rulesref.campaign import Platoon, most_withdrawals
+    from rulesref.campaign import Platoon, State, most_withdrawals
 
-    print(most_withdrawals([Platoon(), Platoon(state="fubar"), Platoon()], 3))
+    print(most_withdrawals([Platoon(), Platoon(state=State.FUBAR), Platoon()], 3))
     #> (2, 1, 0)
     ```
     """
@@ -126,9 +127,9 @@ def hit_order(policy: Policy, platoons: Sequence[Platoon]) -> list[int] | None:
     they were), as both of ours do; None for a policy of the caller's own.
 
     ```python
-    from rulesref.campaign import Platoon, fewest_withdrawals, hit_order
+    from rulesref.campaign import Platoon, State, fewest_withdrawals, hit_order
 
-    print(hit_order(fewest_withdrawals, [Platoon(), Platoon(state="fubar")]))
+    print(hit_order(fewest_withdrawals, [Platoon(), Platoon(state=State.FUBAR)]))
     #> [0, 0, 0, 1]
     ```
     """
@@ -206,9 +207,9 @@ def assign_hits(
     every platoon withdraws, and no assignment is needed.
 
     ```python
-    from rulesref.campaign import Platoon, assign_hits
+    from rulesref.campaign import Platoon, State, assign_hits
 
-    after = assign_hits([Platoon(), Platoon(state="fubar")], 2, [1, 1])
+    after = assign_hits([Platoon(), Platoon(state=State.FUBAR)], 2, [1, 1])
     print([p.state for p in after.platoons], after.withdrawn, after.routed)
     #> ['damaged', 'withdrawn'] 1 False
     ```
@@ -217,12 +218,19 @@ def assign_hits(
     routed = hits > sum(steps)
     given = tuple(steps) if routed else tuple(assignment or [0] * len(steps))
     left = [room - taken for room, taken in zip(steps, given, strict=True)]
-    after = tuple(p.hit(n) if n else p for p, n in zip(platoons, given, strict=True))
+    after = tuple(_hit(p, n) if n else p for p, n in zip(platoons, given, strict=True))
     withdrawn = sum(1 for room, rest in zip(steps, left, strict=True) if room and not rest)
     remaining = [rest for rest in left if rest]
     above_fubar = sum(1 for rest in remaining if rest > 1)
     summary = after_hits.unchecked(withdrawn, len(remaining), above_fubar, routed=routed)
     return replace(summary, platoons=after, assignment=given)
+
+
+@lru_cache(maxsize=1024)
+def _hit(platoon: Platoon, hits: int) -> Platoon:
+    """CA-14: `platoon` after `hits`. A platoon is a value: a battle of many alike platoons
+    makes (and checks) each platoon after its hits once, not once per platoon hit."""
+    return platoon.hit(hits)
 
 
 def _check_assignment(

@@ -1,15 +1,16 @@
 """The campaign's words, limits and records: platoons, sides, battles, and what each platoon
 rolls for (CA-2, CA-10, CA-14, CA-C1, CA-C10)."""
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rulesref.errors import (
     RulesError,
     checked_by,
     instance_of,
+    member_of,
     readings_of,
     sequence_of,
+    settle,
     text,
     whole_number,
     word_of,
@@ -106,37 +107,32 @@ MAX_BATTLE_DAMAGE = 2 * MAX_PLATOONS * 10  # beyond any sum of modified d6 rolls
 MAX_CHECK_LEADERSHIP = 12  # the most a 2D6 leadership check can be taken against (CA-C5)
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Platoon:
     """One platoon: its kind, its place on the damage scale (CA-14, CA-C1), its supply.
 
     `steps_left` is the number of hits it can still take; the last one withdraws it.
+    A word written as text is read by its type: `Kind("artillery")`.
 
     ```python
-    from rulesref.campaign import Platoon
+    from rulesref.campaign import Kind, Platoon, State
 
-    guns = Platoon("artillery", "damaged")
+    guns = Platoon(Kind.ARTILLERY, State.DAMAGED)
     print(guns.steps_left, guns.hit().state, guns.hit(2).state)
     #> 2 fubar withdrawn
     ```
     """
 
-    kind: Kind
-    state: State
-    supplied: bool
-    name: str
+    kind: Kind = Kind.INFANTRY
+    state: State = State.FRESH
+    supplied: bool = True
+    name: str = ""
 
-    def __init__(
-        self,
-        kind: Kind | str = Kind.INFANTRY,
-        state: State | str = State.FRESH,
-        supplied: bool = True,
-        name: str = "",
-    ) -> None:
-        object.__setattr__(self, "kind", word_of("kind", kind, Kind))
-        object.__setattr__(self, "state", word_of("state", state, State))
-        object.__setattr__(self, "supplied", yes_or_no("supplied", supplied))
-        object.__setattr__(self, "name", text("name", name, empty=True))
+    def __post_init__(self) -> None:
+        member_of("kind", self.kind, Kind)
+        member_of("state", self.state, State)
+        yes_or_no("supplied", self.supplied)
+        text("name", self.name, empty=True)
 
     @property
     def steps_left(self) -> int:
@@ -159,52 +155,42 @@ class Platoon:
         return f"{label} ({', '.join(notes)})" if notes else label
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Side:
     """The platoons one player brings to a battle and what each rolls for (CA-2).
 
-    `declarations` holds "attack" or "defence" for each platoon, or None (no die) for a
-    platoon that may not roll: a withdrawn one (CA-C1) or barred cavalry (CA-10). Left
-    out, every platoon rolls for its side's role: attack for the attacker, defence for
-    the defender, and those that may not roll roll nothing.
+    `declarations` holds `Roll.ATTACK` or `Roll.DEFENCE` for each platoon, or None (no
+    die) for a platoon that may not roll: a withdrawn one (CA-C1) or barred cavalry
+    (CA-10). Left out, every platoon rolls for its side's role: attack for the attacker,
+    defence for the defender, and those that may not roll roll nothing. Either sequence
+    may be a list; it is kept as a tuple.
     """
 
     platoons: tuple[Platoon, ...]
-    declarations: tuple[Roll | None, ...] | None
-    fortified: bool
-    name: str
+    declarations: tuple[Roll | None, ...] | None = None
+    fortified: bool = False
+    name: str = ""
 
-    def __init__(
-        self,
-        platoons: Sequence[Platoon],
-        declarations: Sequence[Roll | str | None] | None = None,
-        fortified: bool = False,
-        name: str = "",
-    ) -> None:
-        platoons = sequence_of("platoons", platoons, Platoon, low=1, high=MAX_PLATOONS)
+    def __post_init__(self) -> None:
+        platoons = sequence_of("platoons", self.platoons, Platoon, low=1, high=MAX_PLATOONS)
         if not any(p.in_combat for p in platoons):
             raise RulesError("platoons must include one that is not withdrawn, got none")
-        object.__setattr__(self, "platoons", platoons)
-        object.__setattr__(self, "declarations", _declarations(declarations, len(platoons)))
-        object.__setattr__(self, "fortified", yes_or_no("fortified", fortified))
-        object.__setattr__(self, "name", text("name", name, empty=True))
+        settle(self, "platoons", platoons)
+        if self.declarations is not None:
+            settle(self, "declarations", _declarations(self.declarations, len(platoons)))
+        yes_or_no("fortified", self.fortified)
+        text("name", self.name, empty=True)
 
 
-def _declarations(
-    declarations: Sequence[Roll | str | None] | None, platoons: int
-) -> tuple[Roll | None, ...] | None:
+def _declarations(declarations: object, platoons: int) -> tuple[Roll | None, ...]:
     """A side's declarations, checked: one entry per platoon, each a Roll or None."""
-    if declarations is None:
-        return None
-    entries = sequence_of(
-        "declarations", declarations, (str, type(None)), noun="'attack', 'defence' or None"
-    )
+    entries = sequence_of("declarations", declarations, (str, type(None)), noun="a Roll or None")
     if len(entries) != platoons:
         raise RulesError(
             f"declarations must give one entry per platoon ({platoons}), got {len(entries)}"
         )
     return tuple(
-        None if entry is None else word_of("declaration", entry, Roll) for entry in entries
+        None if entry is None else member_of("declaration", entry, Roll) for entry in entries
     )
 
 
@@ -230,16 +216,16 @@ class Readings:
         readings_of(self)
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Battle:
     """A battle between an attacking and a defending side in one hex.
 
     `garrison=True` makes the defender a garrison (CA-20).
 
     ```python
-    from rulesref.campaign import Battle, Platoon, Side
+    from rulesref.campaign import Battle, Kind, Platoon, Side, Terrain
 
-    battle = Battle(Side([Platoon("cavalry")]), Side([Platoon()]), terrain="woods")
+    battle = Battle(Side([Platoon(Kind.CAVALRY)]), Side([Platoon()]), terrain=Terrain.WOODS)
     print(battle.declarations("attacker"))  # cavalry may not roll in woods (CA-10)
     #> (None,)
     ```
@@ -247,28 +233,19 @@ class Battle:
 
     attacker: Side
     defender: Side
-    terrain: Terrain
-    garrison: bool
-    readings: Readings
+    terrain: Terrain = Terrain.OPEN
+    garrison: bool = False
+    readings: Readings = Readings()
     # what each platoon rolls for, by role (CA-2): worked out and checked once, on creation
-    declared: dict[Role, tuple[Roll | None, ...]] = field(repr=False, compare=False)
+    declared: dict[Role, tuple[Roll | None, ...]] = field(init=False, repr=False, compare=False)
 
-    def __init__(
-        self,
-        attacker: Side,
-        defender: Side,
-        terrain: Terrain | str = Terrain.OPEN,
-        garrison: bool = False,
-        readings: Readings = Readings(),
-    ) -> None:
-        object.__setattr__(self, "attacker", instance_of("attacker", attacker, Side, "a Side"))
-        object.__setattr__(self, "defender", instance_of("defender", defender, Side, "a Side"))
-        object.__setattr__(self, "terrain", word_of("terrain", terrain, Terrain))
-        object.__setattr__(self, "garrison", yes_or_no("garrison", garrison))
-        object.__setattr__(
-            self, "readings", instance_of("readings", readings, Readings, "a Readings")
-        )
-        object.__setattr__(self, "declared", {role: declared_rolls(self, role) for role in Role})
+    def __post_init__(self) -> None:
+        instance_of("attacker", self.attacker, Side, "a Side")
+        instance_of("defender", self.defender, Side, "a Side")
+        member_of("terrain", self.terrain, Terrain)
+        yes_or_no("garrison", self.garrison)
+        instance_of("readings", self.readings, Readings, "a Readings")
+        settle(self, "declared", {role: declared_rolls(self, role) for role in Role})
 
     def side(self, role: Role | str) -> Side:
         return self.sides[word_of("role", role, Role)]
@@ -300,10 +277,10 @@ def cavalry_barred(platoon: Platoon, battle: Battle) -> bool:
     hits).
 
     ```python
-    from rulesref.campaign import Battle, Platoon, Side, cavalry_barred
+    from rulesref.campaign import Battle, Kind, Platoon, Side, Terrain, cavalry_barred
 
-    horse = Platoon("cavalry")
-    battle = Battle(Side([horse]), Side([Platoon()]), terrain="mountain")
+    horse = Platoon(Kind.CAVALRY)
+    battle = Battle(Side([horse]), Side([Platoon()]), terrain=Terrain.MOUNTAIN)
     print(cavalry_barred(horse, battle))
     #> True
     ```

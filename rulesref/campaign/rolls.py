@@ -155,9 +155,9 @@ def explain_roll(battle: Battle, role: Role | str, index: int) -> RollExplanatio
     modifiers still apply to that 1 (CA-C2).
 
     ```python
-    from rulesref.campaign import Battle, Platoon, Side, explain_roll
+    from rulesref.campaign import Battle, Kind, Platoon, Side, State, explain_roll
 
-    battle = Battle(Side([Platoon("artillery", "damaged")]), Side([Platoon()]))
+    battle = Battle(Side([Platoon(Kind.ARTILLERY, State.DAMAGED)]), Side([Platoon()]))
     print(explain_roll(battle, "attacker", 0))
     #> artillery (damaged), attack: d6 +2 artillery (CA-3) -1 Damaged (CA-8) = d6+1
     ```

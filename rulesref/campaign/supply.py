@@ -10,6 +10,7 @@ from rulesref.errors import (
     RulesError,
     instance_of,
     sequence_of,
+    settle,
     whole_number,
     word_of,
 )
@@ -38,11 +39,12 @@ def garrison_tests_for_surrender(platoons: Sequence[Platoon]) -> bool:
     still has is FUBAR (CA-C14: withdrawn ones are gone and do not count).
 
     ```python
-    from rulesref.campaign import Platoon, garrison_tests_for_surrender
+    from rulesref.campaign import Platoon, State, garrison_tests_for_surrender
 
-    print(garrison_tests_for_surrender([Platoon(state="fubar"), Platoon(state="withdrawn")]))
+    fubar, damaged = Platoon(state=State.FUBAR), Platoon(state=State.DAMAGED)
+    print(garrison_tests_for_surrender([fubar, Platoon(state=State.WITHDRAWN)]))
     #> True
-    print(garrison_tests_for_surrender([Platoon(state="fubar"), Platoon(state="damaged")]))
+    print(garrison_tests_for_surrender([fubar, damaged]))
     #> False
     ```
     """
@@ -60,7 +62,7 @@ class Garrison:
 
     def __post_init__(self) -> None:
         platoons = sequence_of("platoons", self.platoons, Platoon, low=1, high=MAX_PLATOONS)
-        object.__setattr__(self, "platoons", platoons)
+        settle(self, "platoons", platoons)
         whole_number("supply_value", self.supply_value, 0, 100)
         whole_number("banked", self.banked, 0, 10**6)
 
@@ -71,9 +73,9 @@ def garrison_turn(garrison: Garrison, repairs: Sequence[int] = (), *, cost: int 
     step. Withdrawn platoons have left and cannot be repaired; unspent points carry over.
 
     ```python
-    from rulesref.campaign import Garrison, Platoon, garrison_turn
+    from rulesref.campaign import Garrison, Platoon, State, garrison_turn
 
-    fort = Garrison((Platoon(state="fubar"), Platoon(state="damaged")), supply_value=1)
+    fort = Garrison((Platoon(state=State.FUBAR), Platoon(state=State.DAMAGED)), supply_value=1)
     fort = garrison_turn(fort)  # bank 1
     fort = garrison_turn(fort, repairs=[0, 1])  # bank 1 more, spend 2
     print([p.state for p in fort.platoons], fort.banked)
@@ -109,6 +111,7 @@ def mission_hq(
     #> HQ 1, HQ 2
     ```
     """
+    state = word_of("state", state, State)
     first, second = (Platoon(Kind.COMMAND, state, supplied, f"HQ {n}") for n in (1, 2))
     return first, second
 
@@ -173,9 +176,9 @@ def out_of_supply(platoons: Sequence[Platoon]) -> tuple[Platoon, ...]:
     """CA-23: the platoons of an army cut off from supply (CA-24 too), for CA-11.
 
     ```python
-    from rulesref.campaign import Platoon, out_of_supply
+    from rulesref.campaign import Kind, Platoon, out_of_supply
 
-    print([p.supplied for p in out_of_supply([Platoon(), Platoon("artillery")])])
+    print([p.supplied for p in out_of_supply([Platoon(), Platoon(Kind.ARTILLERY)])])
     #> [False, False]
     ```
     """

@@ -121,10 +121,10 @@ def hits_odds(battle: Battle) -> dict[str, dict[int, Rational]]:
     nothing more (`battle_odds` goes on to who wins).
 
     ```python
-    from rulesref.campaign import Battle, Platoon, Side
+    from rulesref.campaign import Battle, Kind, Platoon, Side
     from rulesref.odds.battle import hits_odds
 
-    battle = Battle(Side([Platoon("artillery")] * 2), Side([Platoon()]))
+    battle = Battle(Side([Platoon(Kind.ARTILLERY)] * 2), Side([Platoon()]))
     print(hits_odds(battle)["defender"])
     #> {0: 3/8, 1: 125/216, 2: 5/108}
     ```
@@ -170,10 +170,10 @@ def battle_odds(
     Damage numbers in one sweep. `leadership` is the loser's check (CA-C5).
 
     ```python
-    from rulesref.campaign import Battle, Platoon, Side
+    from rulesref.campaign import Battle, Kind, Platoon, Side
     from rulesref.odds.battle import battle_odds
 
-    battle = Battle(Side([Platoon("artillery")]), Side([Platoon()]))
+    battle = Battle(Side([Platoon(Kind.ARTILLERY)]), Side([Platoon()]))
     odds = battle_odds(battle)
     print(odds.hits["defender"], odds.victor)
     #> {0: 35/36, 1: 1/36} {'attacker': 7/12, 'defender': 5/18, None: 5/36}

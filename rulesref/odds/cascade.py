@@ -12,8 +12,8 @@ Two commands, worked by hand:
 from rulesref.leadership import Command, Force, Unit
 from rulesref.odds.cascade import cascade_probabilities
 
-first = Command("1st", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])
-second = Command("2nd", [Unit("C", 10, "5+"), Unit("D", 10, "4+"), Unit("E", 10, "4+")])
+first = Command("1st", [Unit("A", 10, 4), Unit("B", 10, 4)])
+second = Command("2nd", [Unit("C", 10, 5), Unit("D", 10, 4), Unit("E", 10, 4)])
 odds = cascade_probabilities(Force([first, second]), {"A": 6, "B": 6, "C": 6})
 print(odds.unit_fails["C"], odds.command_removed["1st"])  # 1st is gone if A and B fail
 #> 2/3 1/4
@@ -207,7 +207,7 @@ def _testing(command: Command, after: Mapping[str, int], prefer: frozenset[str])
     untested = []
     for unit in in_play:
         claim = _anonymous(unit_claim(unit, command.leaders, prefer))
-        if below_half.unchecked(unit.starting, unit.current, after[unit.name]):
+        if below_half.unchecked(unit.starting, unit.models, after[unit.name]):
             weights = _weights(unit_target(unit, command.leaders), unit.doctrine)
             kinds[weights, claim].append(unit.name)
         elif after[unit.name]:
@@ -384,7 +384,7 @@ def cascade_probabilities(
     from rulesref.leadership import Command, Force, Unit
     from rulesref.odds.cascade import cascade_probabilities
 
-    squads = [Unit("A", 10, "4+"), Unit("B", 10, "4+"), Unit("C", 10, "5+")]
+    squads = [Unit("A", 10, 4), Unit("B", 10, 4), Unit("C", 10, 5)]
     odds = cascade_probabilities(Force([Command("Platoon", squads)]), {"A": 6, "B": 6})
     print(odds.unit_fails["A"], odds.command_fails["Platoon"], odds.force_breaks)
     #> 1/2 1/6 2/9

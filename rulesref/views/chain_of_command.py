@@ -5,7 +5,7 @@ from rulesref.leadership import Command, Force, Unit
 from rulesref.odds.cascade import cascade_probabilities
 from rulesref.views.chain_of_command import chain_of_command_html, chain_of_command_svg
 
-force = Force([Command("Platoon", [Unit("A", 10, "4+"), Unit("B", 10, "4+")])])
+force = Force([Command("Platoon", [Unit("A", 10, 4), Unit("B", 10, 4)])])
 odds = cascade_probabilities(force, {"A": 6})
 svg = chain_of_command_svg(force, odds)
 print(svg.startswith("<svg"), "removed 50%" in svg)

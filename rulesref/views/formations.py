@@ -51,7 +51,7 @@ def _caption(name: str, unit: Unit) -> str:
     state = ", Disrupted" * unit.disrupted + ", Skirmishers" * unit.skirmisher
     return (
         f"{name}: {unit.models} models, {unit.ranks} ranks count{note}, "
-        f"Unit Strength {unit.unit_strength}{state}"
+        f"Unit Strength {unit.strength}{state}"
     )
 
 
