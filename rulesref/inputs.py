@@ -329,12 +329,12 @@ def _with_doctrine(written: dict[str, Any]) -> dict[str, Any]:
     return written
 
 
-def _leadership(written: object) -> int:
+def _leadership(written: Any) -> int:
     """A Leadership as a player writes it: the target (4), written ("4+"), or a list of one
-    per model, of which LD-2 keeps the best."""
+    per model, of which LD-2 keeps the best (which refuses anything else)."""
     if isinstance(written, int | str):
         return leadership_target(written, "leadership")
-    return best_leadership(written)  # type: ignore[arg-type]  # it refuses what is no list
+    return best_leadership(written)
 
 
 def _leader(written: object) -> Leader:

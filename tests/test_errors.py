@@ -383,7 +383,7 @@ def test_a_battle_settled_by_the_dice_checks_its_input_once(monkeypatch):
     battle = _battle(1)
     calls = counted_validators(monkeypatch)
     result = resolve_battle(battle, [6, 5, 6], [1, 2, 1])
-    assert result.defender.hits_taken == 1  # one platoon made again, and checked, by its hit
+    assert result.defender.hits_taken == 1  # a platoon after a hit: made and checked once
     assert 0 < sum(calls.values()) <= 15, calls
     assert calls["dice_roll"] == 6  # each die once
 

@@ -365,6 +365,11 @@ CASES = [
     pytest.param("starting", lambda: ld.Unit("A", 0, 4), id="ld.Unit:starting=0"),
     pytest.param("current", lambda: ld.Unit("A", 10, 4, current=11), id="ld.Unit:current"),
     pytest.param("leadership", lambda: ld.Unit("A", 10, "1+"), id="ld.Unit:leadership"),
+    # a record takes the target, not its written form nor one per model (read at the edge)
+    pytest.param("leadership", lambda: ld.Unit("A", 10, "4+"), id="ld.Unit:leadership=written"),
+    pytest.param("leadership", lambda: ld.Unit("A", 10, [4, 5]), id="ld.Unit:leadership=list"),
+    pytest.param("leadership", lambda: ld.Unit("A", 10, 7), id="ld.Unit:leadership=7"),
+    pytest.param("leadership", lambda: ld.Leader("L", True, 1), id="ld.Leader:leadership=bool"),
     pytest.param("doctrine", lambda: ld.Unit("A", 10, 4, doctrine=1), id="ld.Unit:doctrine"),
     pytest.param("removed", lambda: ld.Unit("A", 10, 4, removed="no"), id="ld.Unit:removed"),
     pytest.param(
@@ -549,6 +554,20 @@ CASES = [
     ),
     # campaign
     pytest.param("kind", lambda: ca.Platoon("dragons"), id="ca.Platoon:kind"),
+    # a record takes the member of a Word, not the word as text (read by `Kind("cavalry")`)
+    pytest.param("kind", lambda: ca.Platoon("cavalry"), id="ca.Platoon:kind=text"),
+    pytest.param("state", lambda: ca.Platoon(state="fubar"), id="ca.Platoon:state=text"),
+    pytest.param(
+        "terrain",
+        lambda: ca.Battle(ca.Side([PLATOON]), ca.Side([PLATOON]), terrain="woods"),
+        id="ca.Battle:terrain=text",
+    ),
+    pytest.param(
+        "declaration", lambda: ca.Side([PLATOON], ["attack"]), id="ca.Side:declaration=text"
+    ),
+    pytest.param(
+        "facing", lambda: br.Contact("1", "1", "Orcs", "front"), id="br.Contact:facing=text"
+    ),
     pytest.param("state", lambda: ca.Platoon(state=None), id="ca.Platoon:state"),
     pytest.param("supplied", lambda: ca.Platoon(supplied="yes"), id="ca.Platoon:supplied"),
     pytest.param("name", lambda: ca.Platoon(name=5), id="ca.Platoon:name=number"),

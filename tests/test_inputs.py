@@ -4,10 +4,13 @@ a person; and the same answers or named refusals through the command line and th
 Workbench. Every hostile input ends in a RulesError that names what it refuses."""
 
 import copy
+import dataclasses
 import json
 import subprocess
 import sys
 import time
+import types
+import typing
 from fractions import Fraction
 from pathlib import Path
 
@@ -868,3 +871,51 @@ def test_a_huge_value_is_cut_in_its_message(question):
     """A refusal once quoted a 99 KB value whole, on one line."""
     error = answer(question)["error"]
     assert len(error["message"]) <= MAX_MESSAGE and " must " in error["message"]
+
+
+def _stores_its_types(value: object, hint: object) -> bool:
+    """Whether `value` is of the type `hint` declares, through records, tuples and dicts."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        return any(_stores_its_types(value, each) for each in args)
+    if origin is tuple:
+        return isinstance(value, tuple) and all(_stores_its_types(v, args[0]) for v in value)
+    if origin is dict:
+        return isinstance(value, dict) and all(
+            _stores_its_types(k, args[0]) and _stores_its_types(v, args[1])
+            for k, v in value.items()
+        )
+    if hint is type(None):
+        return value is None
+    if dataclasses.is_dataclass(hint):
+        hints = typing.get_type_hints(hint)
+        return isinstance(value, hint) and all(
+            _stores_its_types(getattr(value, field.name), hints[field.name])
+            for field in dataclasses.fields(hint)
+        )
+    return isinstance(value, hint) and not (hint is int and isinstance(value, bool))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {
+            "force": force(
+                unit(), unit("B", leadership=["5+", 3], current=4), unit("C", leadership=2)
+            )
+        },
+        {"force": json.loads((ROOT / "examples" / "b-company.json").read_text())},
+        {"battle": json.loads((ROOT / "examples" / "battle.json").read_text())},
+        {"battle": battle(attacker={"platoons": [{"kind": "cavalry", "declaration": "defence"}]})},
+        {"battle": battle(terrain="woods", defender={"platoons": [{"state": "damaged"}]})},
+    ],
+)
+def test_the_records_read_from_json_store_the_types_they_declare(data):
+    """Converted at the edge (issue 20): the JSON's words, "4+" and lists of Leaderships
+    reach the records as the members, targets and tuples their fields declare."""
+    read = force_from_json(data["force"]).force if "force" in data else None
+    read = read or battle_from_json(data["battle"]).battle
+    assert _stores_its_types(read, type(read))
+    # and the check tells a word written as text, a list and a bool from what is declared
+    assert not _stores_its_types("cavalry", campaign.Kind)
+    assert not _stores_its_types(["4+"], tuple[str, ...]) and not _stores_its_types(True, int)
