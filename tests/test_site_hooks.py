@@ -309,3 +309,26 @@ def test_rules_pages_are_light_and_their_examples_are_on_the_code_pages(site, pa
         block = shown[start : shown.index("</code></pre>", start)]
         text = html_module.unescape(re.sub(r"<[^>]+>", "", block))
         assert example.code.removeprefix("```python\n").removesuffix("```\n").strip() in text
+
+
+def test_templates_are_compiled_once_and_again_when_edited(tmp_path, monkeypatch):
+    """The theme's templates are kept compiled between builds: a new environment (every
+    build makes one) loads them from the cache; an edited template is compiled again."""
+    from jinja2 import DictLoader, Environment
+
+    templates = {"page.html": "<p>{{ text }}</p>"}
+    compiled = []
+
+    def environment() -> Environment:
+        env = _hook("templates").kept_templates(Environment(loader=DictLoader(templates)), tmp_path)
+        compile_ = env.compile
+        monkeypatch.setattr(env, "compile", lambda *a, **k: compiled.append(1) or compile_(*a, **k))
+        return env
+
+    assert environment().get_template("page.html").render(text="a") == "<p>a</p>"
+    assert (len(compiled), len(list(tmp_path.iterdir()))) == (1, 1)
+    assert environment().get_template("page.html").render(text="b") == "<p>b</p>"
+    assert len(compiled) == 1  # read back, not compiled
+    templates["page.html"] = "<div>{{ text }}</div>"
+    assert environment().get_template("page.html").render(text="c") == "<div>c</div>"
+    assert len(compiled) == 2

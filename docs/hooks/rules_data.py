@@ -14,6 +14,7 @@ plain, so the tests call them without MkDocs; the hook only adds their output to
 """
 
 import html
+import io
 import json
 import posixpath
 import re
@@ -29,7 +30,6 @@ from rulesref.tables import campaign_tables, tables
 
 SCHEMA_VERSION = 1
 HEADING = re.compile(r"^#{1,6} ")
-RULE = re.compile(r"^#{2,6} +(?P<id>[A-Z]{2}-C?\d+) +· ")
 LINK = re.compile(r'href="(?![a-z]+:)([^"]*)"')
 TAGS = re.compile(r"<[^>]+>")
 
@@ -37,11 +37,14 @@ TAGS = re.compile(r"<[^>]+>")
 def words(page_markdown: str, id: str) -> str:
     """Our words for rule `id`: the Markdown between its heading and the next heading,
     without worked examples, code, figures or "Try it" links."""
-    lines = page_markdown.splitlines()
-    start = next(n for n, line in enumerate(lines) if (m := RULE.match(line)) and m["id"] == id)
+    heading = re.search(rf"^#{{2,6}} +{re.escape(id)} +· .*$", page_markdown, re.MULTILINE)
+    if heading is None:
+        raise ValueError(f"no heading of {id} on its page")
     kept: list[str] = []
     skipping = fenced = False
-    for line in lines[start + 1 :]:
+    # the lines after the heading, read only as far as the rule goes (a page has dozens)
+    for line in io.StringIO(page_markdown[heading.end() + 1 :]):
+        line = line.rstrip("\n")
         if HEADING.match(line) and not fenced:
             break
         if line.startswith("```"):
