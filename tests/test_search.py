@@ -3,6 +3,7 @@ driven in headless Chromium as a player types, returns the rule or page the play
 means first, with a clean title and a prose preview (docs/hooks/pages.py)."""
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_browser import browser  # noqa: F401  (its fixture)
 
 # (what a player types, the rule or page it must find first; several when each would do)
@@ -52,15 +53,19 @@ def _searcher(browser, base_url, width: int):  # noqa: F811
     def first(query: str) -> tuple[str, str, str]:
         """The first rule or page found: its address, its title and its preview."""
         for _ in range(20):  # until the index has loaded in its worker
+            # an empty query clears the results; then the whole query and one key (Material
+            # searches on keyup): one search only, so the first results shown are the
+            # query's, never a prefix's ("BR-") or the last query's
             box.fill("")
-            # the whole query, then one key (Material searches on keyup): one search only,
-            # so a slow worker never shows the results of a prefix ("BR-") after the wait
+            box.press("End")
+            results.first.wait_for(state="detached")
             box.fill(query)
             box.press("End")
-            page.wait_for_timeout(300)
-            if results.count():
-                page.wait_for_timeout(800)  # the results of the whole query, not of a prefix
+            try:
+                results.first.wait_for(timeout=1_000)
                 break
+            except PlaywrightTimeout:
+                continue
         links = results.first.locator("a.md-search-result__link")
         best = links.nth(1) if links.count() > 1 else links.first  # a section, else the page
         address = best.get_attribute("href").removeprefix(base_url + "/")
