@@ -76,6 +76,23 @@ def ready(page, calculator: str):
     page.wait_for_selector(f"#{calculator}[data-ready=true]")
 
 
+def enter(page, calculator: str, **values: int | str | bool) -> None:
+    """Sets fields of a calculator's form as a player's typing and ticking would, each
+    followed by its `input` event (the one the calculators answer), in one call."""
+    page.evaluate(
+        """([selector, values]) => {
+             const form = document.querySelector(`${selector} form`);
+             for (const [name, value] of Object.entries(values)) {
+               const field = form.elements[name];
+               if (field.type === "checkbox") field.checked = value;
+               else field.value = String(value);
+               field.dispatchEvent(new Event("input", { bubbles: true }));
+             }
+           }""",
+        [f"#{calculator}", values],
+    )
+
+
 def shown(page, calculator: str) -> Rational:
     return Rational(page.text_content(f"#{calculator} .rr-fraction"))
 
@@ -91,11 +108,8 @@ def set_break(page, ld: int, by: int, flags: int) -> tuple[bool, bool, bool]:
     """Types a Break test into its calculator; `flags` packs Steadfast, Insane Courage and
     the re-roll, as the data file does."""
     steadfast, courage, reroll = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
-    page.fill("#break input[name=leadership]", str(ld))
-    page.fill("#break input[name=lost_by]", str(by))
-    page.set_checked("#break input[name=steadfast]", steadfast)
-    page.set_checked("#break input[name=insane_courage]", courage)
-    page.set_checked("#break input[name=reroll]", reroll)
+    fields = {"steadfast": steadfast, "insane_courage": courage, "reroll": reroll}
+    enter(page, "break", leadership=ld, lost_by=by, **fields)
     return steadfast, courage, reroll
 
 
@@ -120,11 +134,8 @@ def test_reform_calculator_shows_the_functions_numbers(visits):
     ready(page, "reform")
     for ld, by, flags in BREAK_SAMPLE[::2]:
         steadfast, unbreakable, courage = (bool(flags & 4), bool(flags & 2), bool(flags & 1))
-        page.fill("#reform input[name=leadership]", str(ld))
-        page.fill("#reform input[name=lost_by]", str(by))
-        page.set_checked("#reform input[name=steadfast]", steadfast)
-        page.set_checked("#reform input[name=unbreakable]", unbreakable)
-        page.set_checked("#reform input[name=insane_courage]", courage)
+        fields = {"steadfast": steadfast, "unbreakable": unbreakable, "insane_courage": courage}
+        enter(page, "reform", leadership=ld, lost_by=by, **fields)
         expected = reform_test_probability(
             ld, by, steadfast=steadfast, unbreakable=unbreakable, insane_courage=courage
         )
@@ -139,9 +150,7 @@ def test_leadership_calculator_shows_the_functions_numbers(visits):
     page.fill("#leadership input[name=target]", "4+")  # as the rules write it
     assert shown(page, "leadership") == leadership_test_probability("4+", rerolls=2)
     for target, rerolls, ignore in product(range(2, 7), range(4), (False, True)):
-        page.fill("#leadership input[name=target]", str(target))
-        page.fill("#leadership input[name=rerolls]", str(rerolls))
-        page.set_checked("#leadership input[name=ignore]", ignore)
+        enter(page, "leadership", target=target, rerolls=rerolls, ignore=ignore)
         expected = leadership_test_probability(target, rerolls=rerolls, ignore=ignore)
         assert shown(page, "leadership") == expected, (target, rerolls, ignore)
 
@@ -162,8 +171,11 @@ def test_the_d6_calculator_reads_a_leadership_as_rulesref_does(visits):
 
 
 def _chart_numbers(page, calculator: str) -> dict[int, Rational]:
-    rows = page.locator(f"#{calculator} .rr-sweep-numbers tbody tr")
-    cells = [row.locator("th, td").all_text_contents() for row in rows.all()]
+    cells = page.evaluate(
+        """(rows) => [...document.querySelectorAll(rows)].map(
+             (row) => [...row.querySelectorAll("th, td")].map((cell) => cell.textContent))""",
+        f"#{calculator} .rr-sweep-numbers tbody tr",
+    )
     for _, fraction, shown_percent in cells:
         assert shown_percent == percent(Rational(fraction))
     return {int(value): Rational(fraction) for value, fraction, _ in cells}
@@ -176,9 +188,7 @@ def test_each_view_of_a_chart_is_the_distribution_python_reads(visits):
     ready(page, "leadership")
     for ld, by, flags in BREAK_SAMPLE[::3]:
         steadfast, courage, reroll = set_break(page, ld, by, flags)
-        page.fill("#reform input[name=leadership]", str(ld))
-        page.set_checked("#reform input[name=steadfast]", steadfast)
-        page.set_checked("#reform input[name=insane_courage]", courage)
+        enter(page, "reform", leadership=ld, steadfast=steadfast, insane_courage=courage)
         margins = greatest_margin_odds(BreakSetup(ld, by, steadfast, courage, reroll))
         reforms = greatest_margin_odds(ReformSetup(ld, by, steadfast, insane_courage=courage))
         for view in ("at least", "exactly", "at most"):
@@ -189,8 +199,7 @@ def test_each_view_of_a_chart_is_the_distribution_python_reads(visits):
             expected = viewed(reforms, view)
             assert _chart_numbers(page, "reform") == {k: expected[k] for k in range(11)}
     for target, ignore in product(range(2, 7), (False, True)):
-        page.fill("#leadership input[name=target]", f"{target}+")
-        page.set_checked("#leadership input[name=ignore]", ignore)
+        enter(page, "leadership", target=f"{target}+", ignore=ignore)
         rolls = holding_roll_odds(LeadershipSetup(target, CALCULATOR_REROLLS, ignore))
         for view in ("at most", "exactly", "at least"):
             page.check(f"#leadership input[name=view][value='{view}']")
@@ -568,7 +577,7 @@ def test_every_published_anchor_resolves(browser, base_url, site):
             )
             assert not missing, f"{url}: {missing}"
             continue
-        kind = (url.startswith("/r/"), html.partition('url=')[2].partition("#")[0])
+        kind = (url.startswith("/r/"), html.partition("url=")[2].partition("#")[0])
         anchor = max(anchors)  # one with an anchor, where there is one
         if kind in followed:
             continue
@@ -578,9 +587,7 @@ def test_every_published_anchor_resolves(browser, base_url, site):
         page.wait_for_load_state()
         landed = urlsplit(page.url).fragment
         assert landed == (anchor or landed), (url, anchor, page.url)
-        assert not landed or page.evaluate("(a) => !!document.getElementById(a)", landed), (
-            page.url
-        )
+        assert not landed or page.evaluate("(a) => !!document.getElementById(a)", landed), page.url
     assert len(followed) >= 7, followed  # the four documents' short addresses, three old pages
     page.context.close()
 
