@@ -93,6 +93,27 @@ def test_the_static_server_sends_the_twin_the_browser_accepts(tmp_path):
                 assert decode(response.read()) == (tmp_path / "index.html").read_bytes()
 
 
+def test_the_static_server_lets_the_browser_keep_a_twin(tmp_path):
+    """A twin carries validators, and a copy the browser holds is confirmed without its
+    body (Chromium keeps compiled WebAssembly only for a response its cache holds)."""
+    (tmp_path / "index.html").write_text("<p>odds</p>\n" * 300)
+    compress.compress_site(tmp_path)
+    with serve_site.serving(tmp_path) as url:
+        request = urllib.request.Request(url + "/", headers={"Accept-Encoding": "br"})
+        with urllib.request.urlopen(request) as response:
+            tag = response.headers["ETag"]
+            assert response.headers["Cache-Control"] == "no-cache"
+            assert response.headers["Last-Modified"] and tag.endswith('-br"')
+        request.add_header("If-None-Match", tag)
+        with pytest.raises(urllib.error.HTTPError) as unchanged:  # urllib's word for a 304
+            urllib.request.urlopen(request)
+        assert unchanged.value.code == 304 and not unchanged.value.read()
+        (tmp_path / "index.html.br").write_bytes(brotli.compress(b"<p>new odds</p>"))
+        request.add_header("If-None-Match", tag)
+        with urllib.request.urlopen(request) as response:  # a new build: the new body
+            assert brotli.decompress(response.read()) == b"<p>new odds</p>"
+
+
 def test_the_development_server_gzips_on_the_fly():
     page = b"<p>odds</p>\n" * 300
 

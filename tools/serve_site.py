@@ -13,7 +13,6 @@ import functools
 import gzip
 import hashlib
 import http.server
-import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -49,14 +48,33 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
     def _send_twin(self, path: Path, twin: Path, encoding: str):  # type: ignore[no-untyped-def]
+        """The twin, with the validators a static host sends (`ETag`, `Last-Modified`),
+        and a bodiless 304 when the browser's copy is still this one: without them a
+        browser keeps nothing of a compressed response, and Chromium keeps no compiled
+        WebAssembly either (it caches the code of a response its HTTP cache holds)."""
+        stat = twin.stat()
+        tag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}-{encoding}"'
+        if tag in self.headers.get("If-None-Match", ""):
+            self.send_response(304)
+            self.send_header("ETag", tag)
+            self.end_headers()
+            return None
         file = twin.open("rb")
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
         self.send_header("Content-Encoding", encoding)
-        self.send_header("Content-Length", str(os.fstat(file.fileno()).st_size))
+        self.send_header("Content-Length", str(stat.st_size))
         self.send_header("Vary", "Accept-Encoding")
+        self.send_header("ETag", tag)
+        self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
         self.end_headers()
         return file
+
+    def end_headers(self) -> None:
+        # as most static hosts do: the browser may keep every file, asking the host
+        # whether it changed before using it again (a new build is seen at once)
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
 
 
 @contextmanager
