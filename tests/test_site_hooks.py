@@ -7,6 +7,7 @@ import hashlib
 import html as html_module
 import importlib.util
 import json
+import os
 import re
 import sys
 import urllib.request
@@ -108,10 +109,16 @@ def test_the_static_server_lets_the_browser_keep_a_twin(tmp_path):
         with pytest.raises(urllib.error.HTTPError) as unchanged:  # urllib's word for a 304
             urllib.request.urlopen(request)
         assert unchanged.value.code == 304 and not unchanged.value.read()
+        since = urllib.request.Request(url + "/", headers={"Accept-Encoding": "br"})
+        since.add_header("If-Modified-Since", response.headers["Last-Modified"])
+        with pytest.raises(urllib.error.HTTPError) as unchanged:  # as Chromium asks
+            urllib.request.urlopen(since)
+        assert unchanged.value.code == 304
         (tmp_path / "index.html.br").write_bytes(brotli.compress(b"<p>new odds</p>"))
-        request.add_header("If-None-Match", tag)
-        with urllib.request.urlopen(request) as response:  # a new build: the new body
-            assert brotli.decompress(response.read()) == b"<p>new odds</p>"
+        os.utime(tmp_path / "index.html.br", (2e9, 2e9))  # a new build, later
+        for asked in (request, since):
+            with urllib.request.urlopen(asked) as response:  # the new body
+                assert brotli.decompress(response.read()) == b"<p>new odds</p>"
 
 
 def test_the_development_server_gzips_on_the_fly():

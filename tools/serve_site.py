@@ -9,6 +9,7 @@ for `mkdocs serve` (docs/hooks/precompress.py), which writes no twins: it gzips 
 """
 
 import argparse
+import email.utils
 import functools
 import gzip
 import hashlib
@@ -54,7 +55,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         WebAssembly either (it caches the code of a response its HTTP cache holds)."""
         stat = twin.stat()
         tag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}-{encoding}"'
-        if tag in self.headers.get("If-None-Match", ""):
+        if tag in self.headers.get("If-None-Match", "") or unchanged_since(
+            self.headers.get("If-Modified-Since"), stat.st_mtime
+        ):
             self.send_response(304)
             self.send_header("ETag", tag)
             self.end_headers()
@@ -95,6 +98,16 @@ def serving(site: Path, port: int = 0) -> Iterator[str]:
 COMPRESSIBLE_TYPES = ("text/", "application/javascript", "application/json", "application/wasm",
                       "application/xml", "image/svg+xml")  # fmt: skip
 _gzipped: dict[str, bytes] = {}  # by the sha256 of the body: the runtime is gzipped once
+
+
+def unchanged_since(header: str | None, modified: float) -> bool:
+    """Whether a file modified at `modified` (seconds) is as old as an If-Modified-Since
+    header says the browser's copy is (Chromium asks so, not by ETag, for a twin)."""
+    try:
+        since = email.utils.parsedate_to_datetime(header or "")
+    except (TypeError, ValueError):
+        return False
+    return since.tzinfo is not None and int(modified) <= since.timestamp()
 
 
 def accepted_encodings(header: str) -> set[str]:
