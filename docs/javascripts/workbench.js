@@ -683,7 +683,10 @@ function page() {
   root.restarts = 0;
   function restart() {
     python?.terminate();
-    python = new Worker(import.meta.url, { type: "module" });
+    // the first Worker was started by the page's first script (docs/workbench.md)
+    python = root.python ?? new Worker(import.meta.url, { type: "module" });
+    const early = root.python?.early ?? [];
+    delete root.python;
     stopButton.hidden = true;
     status.hidden = false;
     progress.value = 0;
@@ -726,6 +729,7 @@ function page() {
         root.dataset.ms = String(data.ms);
       }
     };
+    for (const event of early) python.onmessage(event);
   }
   // the answer worked out when the site was built, shown at once for a sample description
   function precomputed(text) {
