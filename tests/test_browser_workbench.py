@@ -107,7 +107,11 @@ history.replaceState = (...args) => {
 window.__workers = [];
 const PageWorker = window.Worker;
 window.Worker = class extends PageWorker {
-  constructor(...args) { super(...args); window.__workers.push(this); }
+  constructor(...args) {
+    super(...args);
+    this.address = String(args[0]);  // the page's Python, or Material's search
+    window.__workers.push(this);
+  }
 };
 """
 
@@ -848,8 +852,11 @@ def test_a_fatal_error_of_python_restarts_it_and_says_so(bench):
     so, and the next question is answered."""
     page = bench()
     page.evaluate(
-        """() => window.__workers.at(-1).dispatchEvent(
-             new MessageEvent("message", { data: { id: -1, fatal: "stack overflow" } }))"""
+        """() => {
+          const python = window.__workers.findLast((w) => w.address.includes("workbench.js"));
+          const data = { id: -1, fatal: "stack overflow" };
+          python.dispatchEvent(new MessageEvent("message", { data }));
+        }"""
     )
     said = page.locator(".rr-wb-said")
     said.wait_for(timeout=60_000)

@@ -137,6 +137,8 @@ def test_lay_out_copies_the_runtime_and_writes_a_lock_of_our_wheel(fetch, tmp_pa
     assert any(name.startswith("rulesref-") and name.endswith(".whl") for name in names)
     lock = (dest / "pyodide-lock.json").read_text()
     assert '"rulesref"' in lock and '"arch": "wasm32"' in lock
+    stdlib = hashlib.sha256((dest / "python_stdlib.zip").read_bytes()).hexdigest()
+    assert json.loads(lock)["info"]["python_stdlib_sha256"] == stdlib  # in the kept Python's key
     assert "used" not in names
 
 

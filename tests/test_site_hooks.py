@@ -7,6 +7,7 @@ import hashlib
 import html as html_module
 import importlib.util
 import json
+import os
 import re
 import sys
 import urllib.request
@@ -91,6 +92,33 @@ def test_the_static_server_sends_the_twin_the_browser_accepts(tmp_path):
                 assert response.headers["Content-Encoding"] == encoding
                 assert response.headers["Content-Type"].startswith("text/html")
                 assert decode(response.read()) == (tmp_path / "index.html").read_bytes()
+
+
+def test_the_static_server_lets_the_browser_keep_a_twin(tmp_path):
+    """A twin carries validators, and a copy the browser holds is confirmed without its
+    body (Chromium keeps compiled WebAssembly only for a response its cache holds)."""
+    (tmp_path / "index.html").write_text("<p>odds</p>\n" * 300)
+    compress.compress_site(tmp_path)
+    with serve_site.serving(tmp_path) as url:
+        request = urllib.request.Request(url + "/", headers={"Accept-Encoding": "br"})
+        with urllib.request.urlopen(request) as response:
+            tag = response.headers["ETag"]
+            assert response.headers["Cache-Control"] == "no-cache"
+            assert response.headers["Last-Modified"] and tag.endswith('-br"')
+        request.add_header("If-None-Match", tag)
+        with pytest.raises(urllib.error.HTTPError) as unchanged:  # urllib's word for a 304
+            urllib.request.urlopen(request)
+        assert unchanged.value.code == 304 and not unchanged.value.read()
+        since = urllib.request.Request(url + "/", headers={"Accept-Encoding": "br"})
+        since.add_header("If-Modified-Since", response.headers["Last-Modified"])
+        with pytest.raises(urllib.error.HTTPError) as unchanged:  # as Chromium asks
+            urllib.request.urlopen(since)
+        assert unchanged.value.code == 304
+        (tmp_path / "index.html.br").write_bytes(brotli.compress(b"<p>new odds</p>"))
+        os.utime(tmp_path / "index.html.br", (2e9, 2e9))  # a new build, later
+        for asked in (request, since):
+            with urllib.request.urlopen(asked) as response:  # the new body
+                assert brotli.decompress(response.read()) == b"<p>new odds</p>"
 
 
 def test_the_development_server_gzips_on_the_fly():

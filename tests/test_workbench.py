@@ -487,6 +487,60 @@ def test_the_page_answers_a_battle_as_cpython_does(workbench, name):
     assert workbench.ask(address("b", BATTLES[name])) == answer({"battle": BATTLES[name]})
 
 
+def _second_visit(workbench, fragment: str):
+    """A second page of the same browser opened at `fragment`, once it has answered, and
+    when each step of its start ended."""
+    page = workbench.context.new_page()
+    page.goto(workbench.url + fragment)
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    return page, page.evaluate("document.getElementById('rr-workbench').startup.marks")
+
+
+def test_a_return_visit_restores_the_python_the_first_kept(workbench):
+    """The first visit keeps Python as it stood once rulesref was imported (Pyodide's memory
+    snapshot, in Cache Storage); the next restores it instead of starting Python and
+    importing rulesref again, and answers forces and battles as CPython does."""
+    workbench.page.wait_for_selector("#rr-workbench[data-kept]", timeout=60_000)
+    kept = workbench.page.get_attribute("#rr-workbench", "data-kept")
+    assert re.fullmatch(r"[0-9]{7,9} bytes", kept), kept
+    page, marks = _second_visit(workbench, address("f", FORCES["one squad"]))
+    try:
+        assert "Python restored" in marks, marks
+        assert marks["rulesref imported"] - marks["Python restored"] < 1000, marks  # no import
+        restored = Workbench(page, workbench.url, [], 0, workbench.context)
+        assert page.evaluate("document.getElementById('rr-workbench').answer") == answer(
+            {"force": FORCES["one squad"]}
+        )
+        for name, battle in BATTLES.items():
+            assert restored.ask(address("b", battle)) == answer({"battle": battle}), name
+        assert restored.ask(address("f", B_COMPANY)) == answer({"force": B_COMPANY})
+    finally:
+        page.close()
+
+
+def test_a_kept_python_that_cannot_be_restored_is_made_again(workbench):
+    """A kept memory that Pyodide refuses (here: spoiled) costs a normal start, never an
+    answer: Python starts afresh, answers, and is kept again."""
+    workbench.page.wait_for_selector("#rr-workbench[data-kept]", timeout=60_000)
+    spoiled = workbench.page.evaluate("""async () => {
+      const store = await caches.open("workbench-python");
+      const keys = await store.keys();
+      for (const key of keys) await store.put(key, new Response(new Uint8Array(4096)));
+      return keys.length;
+    }""")
+    assert spoiled == 1
+    page, marks = _second_visit(workbench, address("f", B_COMPANY))
+    try:
+        assert "Python restored" not in marks and "Python started" in marks, marks
+        assert page.evaluate("document.getElementById('rr-workbench').answer") == answer(
+            {"force": B_COMPANY}
+        )
+        page.wait_for_selector("#rr-workbench[data-kept]", timeout=60_000)
+        assert page.get_attribute("#rr-workbench", "data-kept").endswith(" bytes")
+    finally:
+        page.close()
+
+
 def test_the_page_shows_b_company_with_its_exact_fractions(workbench):
     page = workbench.page
     workbench.ask(address("f", B_COMPANY))

@@ -280,10 +280,12 @@ def rulesref_wheel(dest: Path) -> Path:
     return path
 
 
-def lock(info: dict, wheel: Path) -> None:
+def lock(info: dict, wheel: Path, stdlib: bytes) -> None:
     """A lock file naming only our wheel, as it is now: Pyodide resolves `rulesref` to it
     and checks the download against its sha256 (it needs neither gmpy2 on emscripten nor
-    sympy on fractions, and the lock names neither)."""
+    sympy on fractions, and the lock names neither). Its `info` also names the standard
+    library's sha256, which Pyodide does not read: the page keeps Python's memory under a
+    hash of this file, and that memory holds both (docs/javascripts/workbench.js)."""
     package = {
         "name": "rulesref",
         "version": wheel.name.split("-")[1],
@@ -295,6 +297,7 @@ def lock(info: dict, wheel: Path) -> None:
         "depends": [],
         "unvendored_tests": False,
     }
+    info = {**info, "python_stdlib_sha256": hashlib.sha256(stdlib).hexdigest()}
     (wheel.parent / LOCK).write_text(json.dumps({"info": info, "packages": {"rulesref": package}}))
 
 
@@ -322,9 +325,10 @@ def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
     for name in sorted(pinned_names() - {MARK, LOCK}):
         if (entry / name).exists():  # copy2: a twin stays newer than its file
             shutil.copy2(entry / name, dest / name)
-    (dest / STDLIB.name).write_bytes(page_stdlib())
+    stdlib = page_stdlib()
+    (dest / STDLIB.name).write_bytes(stdlib)
     wheel = rulesref_wheel(dest)
-    lock(json.loads((entry / LOCK).read_text())["info"], wheel)
+    lock(json.loads((entry / LOCK).read_text())["info"], wheel, stdlib)
     return sorted(path for path in dest.iterdir())
 
 

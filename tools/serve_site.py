@@ -9,11 +9,11 @@ for `mkdocs serve` (docs/hooks/precompress.py), which writes no twins: it gzips 
 """
 
 import argparse
+import email.utils
 import functools
 import gzip
 import hashlib
 import http.server
-import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -49,14 +49,35 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
     def _send_twin(self, path: Path, twin: Path, encoding: str):  # type: ignore[no-untyped-def]
+        """The twin, with the validators a static host sends (`ETag`, `Last-Modified`),
+        and a bodiless 304 when the browser's copy is still this one: without them a
+        browser keeps nothing of a compressed response, and Chromium keeps no compiled
+        WebAssembly either (it caches the code of a response its HTTP cache holds)."""
+        stat = twin.stat()
+        tag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}-{encoding}"'
+        if tag in self.headers.get("If-None-Match", "") or unchanged_since(
+            self.headers.get("If-Modified-Since"), stat.st_mtime
+        ):
+            self.send_response(304)
+            self.send_header("ETag", tag)
+            self.end_headers()
+            return None
         file = twin.open("rb")
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
         self.send_header("Content-Encoding", encoding)
-        self.send_header("Content-Length", str(os.fstat(file.fileno()).st_size))
+        self.send_header("Content-Length", str(stat.st_size))
         self.send_header("Vary", "Accept-Encoding")
+        self.send_header("ETag", tag)
+        self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
         self.end_headers()
         return file
+
+    def end_headers(self) -> None:
+        # as most static hosts do: the browser may keep every file, asking the host
+        # whether it changed before using it again (a new build is seen at once)
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
 
 
 @contextmanager
@@ -77,6 +98,16 @@ def serving(site: Path, port: int = 0) -> Iterator[str]:
 COMPRESSIBLE_TYPES = ("text/", "application/javascript", "application/json", "application/wasm",
                       "application/xml", "image/svg+xml")  # fmt: skip
 _gzipped: dict[str, bytes] = {}  # by the sha256 of the body: the runtime is gzipped once
+
+
+def unchanged_since(header: str | None, modified: float) -> bool:
+    """Whether a file modified at `modified` (seconds) is as old as an If-Modified-Since
+    header says the browser's copy is (Chromium asks so, not by ETag, for a twin)."""
+    try:
+        since = email.utils.parsedate_to_datetime(header or "")
+    except (TypeError, ValueError):
+        return False
+    return since.tzinfo is not None and int(modified) <= since.timestamp()
 
 
 def accepted_encodings(header: str) -> set[str]:

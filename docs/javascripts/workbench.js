@@ -17,29 +17,84 @@
 // The same file is the Worker (started with its own address): see `worker()` below.
 "use strict";
 
-const STAGES = ["Starting Python (about 5 MB to download the first time)", "Loading rulesref", "Importing rulesref", "Ready"];
+const STAGES = ["Starting Python (about 5 MB to download the first time)", "Importing rulesref", "Ready"];
+// where the Worker keeps Python as it stands once rulesref is imported (Cache Storage)
+const KEPT = "workbench-python";
 
 // ---------------------------------------------------------------- the Worker's side
+// Python as it stands once rulesref is imported is kept by the browser after the first
+// visit (Pyodide's memory snapshot, in Cache Storage): a return visit restores it rather
+// than start Python and import rulesref again, which is most of the wait. It is kept
+// under a hash of the lock, which names the wheel's and the standard library's sha256,
+// so a new build of either makes a new one; one Pyodide cannot use (another runtime's) is
+// thrown away and Python starts afresh.
+async function keptPython(lock) {
+  if (!self.caches || !crypto.subtle) return { store: null };  // not a secure context: no keeping
+  try {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(lock)));
+    const key = new URL(`python-${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`, import.meta.url).href;
+    const store = await caches.open(KEPT);
+    const kept = await store.match(key);
+    return { store, key, snapshot: kept ? new Uint8Array(await kept.arrayBuffer()) : null };
+  } catch {
+    return { store: null };  // storage refused (a private window, no room): start afresh
+  }
+}
+async function keep(pyodide, { store, key }) {
+  try {
+    // Pyodide writes down only the JavaScript objects Python held at its own start, its
+    // list of loaded packages then empty: emptied here (a restored Python loads the wheel's
+    // files again, and this one never loads a package again)
+    for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
+    const snapshot = pyodide.makeMemorySnapshot();
+    for (const old of await store.keys()) await store.delete(old);
+    await store.put(key, new Response(snapshot));
+    return `${snapshot.length} bytes`;
+  } catch (error) {  // no room, or a proxy Pyodide cannot write down: the next visit starts afresh
+    return `not kept: ${error}`;
+  }
+}
+
 async function worker() {
   let ask = null;
   let PythonError = null;  // taken at the start: after a fatal error Pyodide's API throws
+  // when each step of the start ended (ms on this Worker's clock) and what it fetched, for
+  // the page to keep (root.startup: tools/measure_workbench.py reads it)
+  const marks = {};
+  const mark = (name) => { marks[name] = Math.round(performance.now()); };
   const ready = (async () => {
     const base = new URL("../workbench/pyodide/", import.meta.url).href;
     const stage = (index) => postMessage({ stage: index });
     stage(0);
-    const { loadPyodide } = await import(`${base}pyodide.mjs`);
-    // every address given: the loader's default is a CDN, and nothing may leave this host
-    // rulesref on Python's fractions (rulesref.exact): the same answers, and no sympy to load
-    const pyodide = await loadPyodide({
-      indexURL: base, packageBaseUrl: base, lockFileURL: `${base}pyodide-lock.json`,
+    const lock = fetch(`${base}pyodide-lock.json`).then((response) => response.text());
+    const [{ loadPyodide }, kept] = await Promise.all([import(`${base}pyodide.mjs`), lock.then(keptPython)]);
+    mark("pyodide.mjs imported");
+    // every address given: the loader's default is a CDN, and nothing may leave this host;
+    // rulesref on Python's fractions (rulesref.exact): the same answers, and no sympy to load;
+    // its wheel fetched while Python starts (`packages`), not after
+    const options = {
+      indexURL: base, packageBaseUrl: base, lockFileContents: await lock, packages: ["rulesref"],
       env: { RULESREF_FRACTIONS: "1" },
-    });
+      fsInit: () => mark("WebAssembly instantiated"),  // before Python itself starts
+    };
+    let pyodide = null;
+    if (kept.snapshot) {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: kept.snapshot }).catch(() => null);
+      if (pyodide) mark("Python restored");
+    }
+    pyodide ??= await loadPyodide({ ...options, _makeSnapshot: kept.store !== null });
+    mark("Python started");
     stage(1);
-    await pyodide.loadPackage("rulesref", { messageCallback: () => {} });
-    stage(2);
     ask = pyodide.pyimport("rulesref.workbench").answer_text;
     ({ PythonError } = pyodide.ffi);
-    stage(3);
+    mark("rulesref imported");
+    // kept for next time as it stands now, before any answer (keep's snapshot is taken
+    // at once; storing it waits)
+    if (!marks["Python restored"] && kept.store) keep(pyodide, kept).then((said) => postMessage({ kept: said }));
+    const fetches = performance.getEntriesByType("resource").map(({ name, startTime, responseEnd, transferSize }) => (
+      { name: name.split("/").at(-1), start: Math.round(startTime), end: Math.round(responseEnd), bytes: transferSize }));
+    postMessage({ startup: { origin: performance.timeOrigin, marks, fetches, keeping: !marks["Python restored"] && kept.store !== null } });
+    stage(2);
   })();
   ready.catch((error) => postMessage({ failed: String(error) }));
   onmessage = async ({ data }) => {
@@ -628,7 +683,10 @@ function page() {
   root.restarts = 0;
   function restart() {
     python?.terminate();
-    python = new Worker(import.meta.url, { type: "module" });
+    // the first Worker was started by the page's first script (docs/workbench.md)
+    python = root.python ?? new Worker(import.meta.url, { type: "module" });
+    const early = root.python?.early ?? [];
+    delete root.python;
     stopButton.hidden = true;
     status.hidden = false;
     progress.value = 0;
@@ -641,6 +699,15 @@ function page() {
         stageText.textContent = data.stage === STAGES.length - 1 ? "" : `${STAGES[data.stage]}…`;
         status.hidden = data.stage === STAGES.length - 1;
         root.dataset.stage = STAGES[data.stage];
+      } else if (data.kept) {
+        root.dataset.kept = data.kept;
+      } else if (data.startup) {  // on the page's clock
+        const shift = (ms) => Math.round(ms + data.startup.origin - performance.timeOrigin);
+        root.startup = {
+          keeping: data.startup.keeping,
+          marks: Object.fromEntries(Object.entries(data.startup.marks).map(([name, ms]) => [name, shift(ms)])),
+          fetches: data.startup.fetches.map((entry) => ({ ...entry, start: shift(entry.start), end: shift(entry.end) })),
+        };
       } else if (data.failed) {
         stageText.textContent = `Python could not start here: ${data.failed}`;
         root.dataset.failed = "true";
@@ -662,6 +729,7 @@ function page() {
         root.dataset.ms = String(data.ms);
       }
     };
+    for (const event of early) python.onmessage(event);
   }
   // the answer worked out when the site was built, shown at once for a sample description
   function precomputed(text) {
