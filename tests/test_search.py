@@ -41,6 +41,18 @@ QUERIES = [
 ]
 
 
+# the first result's best link (a section, else the page): address, title and preview
+FIRST_FOUND = """() => {
+  const links = document.querySelectorAll(
+    ".md-search-result__item:first-child a.md-search-result__link");
+  const best = links.length > 1 ? links[1] : links[0];
+  if (!best) return null;
+  const text = (element) => (element ? element.innerText : "");
+  const [title, preview] = [best.querySelector("h1, h2"), best.querySelector("p")];
+  return [best.getAttribute("href"), text(title), text(preview)];
+}"""
+
+
 def _searcher(browser, base_url, width: int):  # noqa: F811
     """Types into the site's search box, as a player does, at a given width."""
     page = browser.new_page(viewport={"width": width, "height": 900})
@@ -54,24 +66,24 @@ def _searcher(browser, base_url, width: int):  # noqa: F811
         """The first rule or page found: its address, its title and its preview."""
         for _ in range(20):  # until the index has loaded in its worker
             # an empty query clears the results; then the whole query and one key (Material
-            # searches on keyup): one search only, so the first results shown are the
-            # query's, never a prefix's ("BR-") or the last query's
+            # searches on keyup): one search only, so the results shown are the query's,
+            # never a prefix's ("BR-") or the last query's
             box.fill("")
             box.press("End")
             results.first.wait_for(state="detached")
             box.fill(query)
             box.press("End")
             try:
-                results.first.wait_for(timeout=1_000)
-                break
+                results.first.wait_for(timeout=3_000)
             except PlaywrightTimeout:
                 continue
-        links = results.first.locator("a.md-search-result__link")
-        best = links.nth(1) if links.count() > 1 else links.first  # a section, else the page
-        address = best.get_attribute("href").removeprefix(base_url + "/")
-        path, _, anchor = address.partition("#")
-        title = best.locator("h1, h2").first.inner_text()
-        preview = best.locator("p").first.inner_text() if best.locator("p").count() else ""
+            found = page.evaluate(FIRST_FOUND)  # read at once: a slow worker may redraw them
+            if found:
+                break
+        else:
+            raise AssertionError(f"search shows nothing for {query!r}")
+        address, title, preview = found
+        path, _, anchor = address.removeprefix(base_url + "/").partition("#")
         return f"{path.partition('?')[0]}#{anchor}".removesuffix("#"), title, preview
 
     return page, first
