@@ -13,7 +13,7 @@ from sympy import Rational
 from test_tables import calculator_fractions
 
 from rulesref.break_test import break_test_probability, reform_test_probability
-from rulesref.campaign import Battle, Platoon, Side
+from rulesref.campaign import Battle, Platoon, Side, Terrain
 from rulesref.errors import RulesError
 from rulesref.leadership import leadership_target, leadership_test_probability
 from rulesref.odds.battle import battle_odds
@@ -258,7 +258,7 @@ def test_battle_calculator_shows_the_functions_numbers(visits):
             )
             for role, counts in (("attacker", attacker), ("defender", defender))
         ]
-        victor = battle_odds(Battle(*sides, terrain=terrain)).victor
+        victor = battle_odds(Battle(*sides, terrain=Terrain(terrain))).victor
         shown_fractions = page.locator("#battle .rr-fraction").all_text_contents()
         assert [Rational(text) for text in shown_fractions] == [
             victor["attacker"],
