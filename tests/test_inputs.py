@@ -116,6 +116,44 @@ def test_text_that_is_not_json_is_refused(raw, said):
     assert said in str(refusal(parse_json, raw))
 
 
+@pytest.mark.parametrize("name", ["file", "this link"])
+@pytest.mark.parametrize(
+    "raw, value, allowed, said",
+    [
+        (b"\xff{}", b"\xff{}", "readable JSON text in UTF-8", "(invalid start byte)"),
+        (
+            "[[]," + "[" * 20 + "]" * 20 + "]",
+            None,
+            f"JSON nesting lists and objects at most {MAX_DEPTH} deep",
+            "21 deep",
+        ),
+        ('{"A": 1, "A": 2}', "A", "JSON that gives each key of an object once", "'A' twice"),
+        ("{not json", None, "readable JSON", "(Expecting property name"),
+    ],
+    ids=["not UTF-8", "nesting", "a key twice", "not JSON"],
+)
+def test_a_refused_text_names_the_description_its_value_and_the_limit(
+    name, raw, value, allowed, said
+):
+    """The parts a caller reads (the CLI's and the page's marks): the parameter is the
+    description's name, the value what was refused (the whole text, or the key), and the
+    message says what came. A closing bracket ends one level, however deep the first."""
+    error = refusal(parse_json, raw, name)
+    assert (error.parameter, error.value) == (name, raw if value is None else value)
+    assert error.allowed == allowed and said in str(error)
+    assert str(error).startswith(f"{name} must be {allowed}, got ")
+
+
+def test_a_text_of_many_characters_is_measured_in_bytes_only_when_it_may_fit():
+    """Characters past the limit are too many bytes already, and said as such (the
+    text is not encoded); up to it, each is counted in UTF-8 bytes."""
+    over = refusal(parse_json, "\u00e9" * (MAX_BYTES + 1), "this link")
+    assert str(over) == f"this link must be at most {MAX_BYTES} bytes, got {MAX_BYTES + 1}"
+    assert over.parameter == "this link" and len(over.value) == MAX_BYTES + 1
+    at = refusal(parse_json, '"' + "\u00e9" * (MAX_BYTES - 2) + '"')
+    assert str(at).endswith(f"got {2 * MAX_BYTES - 2}")
+
+
 def test_every_text_is_normalised_to_nfc():
     decomposed = "Le\u0301on"
     data = parse_json(json.dumps({decomposed: [decomposed, {"x": decomposed}]}))
@@ -346,6 +384,16 @@ def force(*units, **fields):
             "name must be a name of its own",
         ),
         (
+            force(leaders=[{"name": 5, "leadership": 3, "rank": 1}]),
+            ("leaders", 0, "name"),
+            "leader name must be",
+        ),
+        (
+            force(leaders=[{"name": "L", "leadership": 3}]),
+            ("leaders", 0, "rank"),
+            "rank must be given for each leader, got nothing",
+        ),
+        (
             force(leaders=[{"name": "L", "leadership": 3, "rank": 101}]),
             ("leaders", 0, "rank"),
             "rank of 'L' must be",
@@ -511,6 +559,16 @@ def battle(**fields):
             "attacker platoon 0 (cavalry) is cavalry in woods and may not roll (CA-10)",
         ),
         (
+            battle(attacker={}),
+            ("attacker", "platoons"),
+            "platoons must be given for each side, got nothing",
+        ),
+        (
+            battle(defender={"platoons": [{"declaration": "defence"}, {"declaration": None}]}),
+            ("defender", "platoons", 1, "declaration"),
+            "defender platoon 1 (infantry) must roll",
+        ),
+        (
             battle(defender={"platoons": [{}, {"declaration": None}]}),
             ("defender", "platoons", 1, "declaration"),
             "defender platoon 1 (infantry) must roll",
@@ -531,6 +589,43 @@ def test_a_bad_battle_is_refused_at_its_place(data, path, start):
     assert (tuple(page["path"]), page["message"]) == (path, str(error))
 
 
+def test_a_refusal_at_a_place_keeps_the_rule_s_own_parts():
+    """An InputError is the record's refusal with a place: message, parameter, value
+    and what is allowed, unchanged."""
+    with pytest.raises(RulesError) as direct:
+        leadership.Unit("A", -1, "4+")
+    error = refusal(force_from_json, force(unit(starting=-1)))
+    assert isinstance(error, InputError) and error.path[-1] == "starting"
+    parts = (str(error), error.parameter, error.value, error.allowed)
+    assert parts == (str(direct.value), "starting", -1, direct.value.allowed)
+    assert error.allowed
+
+
+def test_a_battle_keeps_its_garrison_readings_policy_and_check():
+    """Each field reaches the battle and its odds, declarations or not; a garrison not
+    written is none (CA-C2's default)."""
+    readings = {"clamp_rolls": True, "woods_is_forest": False}  # neither the default
+    check = {"probability": "1/3"}
+    guns = {"kind": "artillery"}
+    for platoons in ([guns] * 3, [{"declaration": "attack", **guns}, guns, guns]):
+        data = battle(
+            attacker={"platoons": platoons},
+            defender={"platoons": [{}, {"state": "damaged"}, {"kind": "cavalry"}]},
+            terrain="woods",
+            readings=readings,
+            policy="most withdrawals",
+            leadership=check,
+        )
+        question = battle_from_json(data)
+        assert question.battle.readings == campaign.Readings(**readings)
+        assert question.battle.garrison is False
+        check_ = campaign.LeadershipCheck(probability=Rational(1, 3))
+        expected = battle_odds(question.battle, policy=most_withdrawals, leadership=check_)
+        assert question.odds() == expected
+        assert question.odds() != battle_odds(question.battle, leadership=check_)  # the policy
+        assert question.odds() != battle_odds(question.battle, policy=most_withdrawals)
+
+
 def test_a_side_left_to_its_role_rolls_as_the_rules_say():
     """CA-2 with CA-10: a platoon left to its side's role rolls for it, barred cavalry
     rolls nothing; a declaration is that platoon's alone."""
@@ -540,6 +635,14 @@ def test_a_side_left_to_its_role_rolls_as_the_rules_say():
     question = battle_from_json(data)
     assert question.battle.declarations("attacker") == (None, "defence")
     assert question.battle.declarations("defender") == ("defence",)
+    # every platoon declared, none left to its side: each rolls as declared
+    declared = battle(
+        attacker={"platoons": [{"declaration": "defence"}]},
+        defender={"platoons": [{"declaration": "attack"}]},
+    )
+    question = battle_from_json(declared)
+    assert question.battle.declarations("attacker") == ("defence",)
+    assert question.battle.declarations("defender") == ("attack",)
 
 
 # ------------------------------------------------------------------ the Workbench's files
