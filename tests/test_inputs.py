@@ -154,6 +154,16 @@ def test_a_text_of_many_characters_is_measured_in_bytes_only_when_it_may_fit():
     assert str(at).endswith(f"got {2 * MAX_BYTES - 2}")
 
 
+def test_a_probability_of_up_to_its_limit_of_characters_is_read():
+    longest = "0." + "1" * (MAX_PROBABILITY_TEXT - 2)
+    assert parse_probability(longest) == Rational(int("1" * 98), 10**98)
+    error = refusal(parse_probability, longest + "1")
+    assert error.allowed == (
+        f"a probability from 0 to 1 written in at most {MAX_PROBABILITY_TEXT} characters, as "
+        "digits with an optional decimal point (0.25) or a fraction of two whole numbers (7/12)"
+    )
+
+
 def test_every_text_is_normalised_to_nfc():
     decomposed = "Le\u0301on"
     data = parse_json(json.dumps({decomposed: [decomposed, {"x": decomposed}]}))
@@ -384,6 +394,42 @@ def force(*units, **fields):
             "name must be a name of its own",
         ),
         (
+            {"commands": [{"name": 5, "units": [unit()]}]},
+            ("commands", 0, "name"),
+            "command name must be text",
+        ),
+        (
+            {"commands": [{"name": "P", "units": []}]},
+            ("commands", 0, "units"),
+            "units of command 'P' must be a sequence of 1 to",
+        ),
+        (
+            force(leaders=[{"name": "L", "leadership": 9, "rank": 1}]),
+            ("leaders", 0, "leadership"),
+            "leadership must be a Leadership from 2+ to 6+",
+        ),
+        (
+            force(leaders=[{"name": "L", "leadership": 3, "rank": 1, "unit": 5}]),
+            ("leaders", 0, "unit"),
+            "unit of 'L' must be text",
+        ),
+        (force(doctrine={"ignores": "yes"}), ("doctrine", "ignores"), "ignores must be True or"),
+        (
+            force(unit(removed="x")),
+            ("commands", 0, "units", 0, "removed"),
+            "removed must be True or False",
+        ),
+        # a name alike another, reported at the later one's place; one not text is left
+        # to its record, and the others are still told apart
+        (
+            force(unit("A"), unit("a")),
+            ("commands", 0, "units", 1, "name"),
+            "name must be a name of its own in the force, not alike another but for case or "
+            "width, got 'a', alike 'A'",
+        ),
+        (force(unit("A"), unit("A"), name=5), ("commands", 0, "units", 1, "name"), "name must"),
+        (force(name="P"), ("commands", 0, "name"), "name must be a name of its own"),
+        (
             force(leaders=[{"name": 5, "leadership": 3, "rank": 1}]),
             ("leaders", 0, "name"),
             "leader name must be",
@@ -587,6 +633,20 @@ def test_a_bad_battle_is_refused_at_its_place(data, path, start):
     assert (error.path, str(error)[: len(start)]) == (path, start)
     page = answer({"battle": data})["error"]
     assert (tuple(page["path"]), page["message"]) == (path, str(error))
+
+
+def test_casualties_name_units_of_the_force_and_may_be_none():
+    unknown = refusal(force_from_json, force(casualties={"Z": 1}))
+    assert (unknown.path, unknown.parameter, unknown.value) == (
+        ("casualties", "Z"),
+        "casualties",
+        "Z",
+    )
+    not_an_object = refusal(force_from_json, force(casualties=5))
+    assert (not_an_object.path, not_an_object.value) == (("casualties",), 5)
+    assert force_from_json(force(casualties={"A": 0})).casualties == {"A": 0}
+    alike = refusal(force_from_json, force(unit("A"), unit("a")))
+    assert (alike.parameter, alike.value) == ("name", "a")
 
 
 def test_a_refusal_at_a_place_keeps_the_rule_s_own_parts():
