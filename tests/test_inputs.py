@@ -399,6 +399,16 @@ def force(*units, **fields):
             "command name must be text",
         ),
         (
+            {"commands": [{"units": [unit()]}]},
+            ("commands", 0, "name"),
+            "name must be given for each command, got nothing",
+        ),
+        (
+            {"commands": [{"name": "P", "units": [unit()], "leaders": 5}]},
+            ("commands", 0, "leaders"),
+            "leaders must be a JSON list, got 5",
+        ),
+        (
             {"commands": [{"name": "P", "units": []}]},
             ("commands", 0, "units"),
             "units of command 'P' must be a sequence of 1 to",
