@@ -440,6 +440,21 @@ def force(*units, **fields):
         (force(unit("A"), unit("A"), name=5), ("commands", 0, "units", 1, "name"), "name must"),
         (force(name="P"), ("commands", 0, "name"), "name must be a name of its own"),
         (
+            {
+                "commands": [
+                    {
+                        "name": "P",
+                        "units": [unit()],
+                        "leaders": [{"name": "A", "leadership": 3, "rank": 1}],
+                    }
+                ]
+            },
+            ("commands", 0, "leaders", 0, "name"),
+            "name must be a name of its own",
+        ),
+        (force(name=5), ("name",), "force name must be text"),
+        ({"commands": []}, ("commands",), "commands must be a sequence of 1 to"),
+        (
             force(leaders=[{"name": 5, "leadership": 3, "rank": 1}]),
             ("leaders", 0, "name"),
             "leader name must be",
@@ -655,6 +670,8 @@ def test_casualties_name_units_of_the_force_and_may_be_none():
     not_an_object = refusal(force_from_json, force(casualties=5))
     assert (not_an_object.path, not_an_object.value) == (("casualties",), 5)
     assert force_from_json(force(casualties={"A": 0})).casualties == {"A": 0}
+    unknown_field = refusal(force_from_json, force(colour="red"))
+    assert (unknown_field.parameter, unknown_field.value) == ("force field", "colour")
     alike = refusal(force_from_json, force(unit("A"), unit("a")))
     assert (alike.parameter, alike.value) == ("name", "a")
 
