@@ -119,6 +119,54 @@ def test_text_that_is_not_json_is_refused(raw, said):
     assert said in str(refusal(parse_json, raw))
 
 
+@pytest.mark.parametrize("name", ["file", "this link"])
+@pytest.mark.parametrize(
+    "raw, value, allowed, said",
+    [
+        (b"\xff{}", b"\xff{}", "readable JSON text in UTF-8", "(invalid start byte)"),
+        (
+            "[[]," + "[" * 20 + "]" * 20 + "]",
+            None,
+            f"JSON nesting lists and objects at most {MAX_DEPTH} deep",
+            "21 deep",
+        ),
+        ('{"A": 1, "A": 2}', "A", "JSON that gives each key of an object once", "'A' twice"),
+        ("{not json", None, "readable JSON", "(Expecting property name"),
+    ],
+    ids=["not UTF-8", "nesting", "a key twice", "not JSON"],
+)
+def test_a_refused_text_names_the_description_its_value_and_the_limit(
+    name, raw, value, allowed, said
+):
+    """The parts a caller reads (the CLI's and the page's marks): the parameter is the
+    description's name, the value what was refused (the whole text, or the key), and the
+    message says what came. A closing bracket ends one level, however deep the first."""
+    error = refusal(parse_json, raw, name)
+    assert (error.parameter, error.value) == (name, raw if value is None else value)
+    assert error.allowed == allowed and said in str(error)
+    assert str(error).startswith(f"{name} must be {allowed}, got ")
+
+
+def test_a_text_of_many_characters_is_measured_in_bytes_only_when_it_may_fit():
+    """Characters past the limit are too many bytes already, and said as such (the
+    text is not encoded); up to it, each is counted in UTF-8 bytes."""
+    over = refusal(parse_json, "\u00e9" * (MAX_BYTES + 1), "this link")
+    assert str(over) == f"this link must be at most {MAX_BYTES} bytes, got {MAX_BYTES + 1}"
+    assert over.parameter == "this link" and len(over.value) == MAX_BYTES + 1
+    at = refusal(parse_json, '"' + "\u00e9" * (MAX_BYTES - 2) + '"')
+    assert str(at).endswith(f"got {2 * MAX_BYTES - 2}")
+
+
+def test_a_probability_of_up_to_its_limit_of_characters_is_read():
+    longest = "0." + "1" * (MAX_PROBABILITY_TEXT - 2)
+    assert parse_probability(longest) == Rational(int("1" * 98), 10**98)
+    error = refusal(parse_probability, longest + "1")
+    assert error.allowed == (
+        f"a probability from 0 to 1 written in at most {MAX_PROBABILITY_TEXT} characters, as "
+        "digits with an optional decimal point (0.25) or a fraction of two whole numbers (7/12)"
+    )
+
+
 def test_every_text_is_normalised_to_nfc():
     decomposed = "Le\u0301on"
     data = parse_json(json.dumps({decomposed: [decomposed, {"x": decomposed}]}))
@@ -349,6 +397,77 @@ def force(*units, **fields):
             "name must be a name of its own",
         ),
         (
+            {"commands": [{"name": 5, "units": [unit()]}]},
+            ("commands", 0, "name"),
+            "command name must be text",
+        ),
+        (
+            {"commands": [{"units": [unit()]}]},
+            ("commands", 0, "name"),
+            "name must be given for each command, got nothing",
+        ),
+        (
+            {"commands": [{"name": "P", "units": [unit()], "leaders": 5}]},
+            ("commands", 0, "leaders"),
+            "leaders must be a JSON list, got 5",
+        ),
+        (
+            {"commands": [{"name": "P", "units": []}]},
+            ("commands", 0, "units"),
+            "units of command 'P' must be a sequence of 1 to",
+        ),
+        (
+            force(leaders=[{"name": "L", "leadership": 9, "rank": 1}]),
+            ("leaders", 0, "leadership"),
+            "leadership must be a Leadership from 2+ to 6+",
+        ),
+        (
+            force(leaders=[{"name": "L", "leadership": 3, "rank": 1, "unit": 5}]),
+            ("leaders", 0, "unit"),
+            "unit of 'L' must be text",
+        ),
+        (force(doctrine={"ignores": "yes"}), ("doctrine", "ignores"), "ignores must be True or"),
+        (
+            force(unit(removed="x")),
+            ("commands", 0, "units", 0, "removed"),
+            "removed must be True or False",
+        ),
+        # a name alike another, reported at the later one's place; one not text is left
+        # to its record, and the others are still told apart
+        (
+            force(unit("A"), unit("a")),
+            ("commands", 0, "units", 1, "name"),
+            "name must be a name of its own in the force, not alike another but for case or "
+            "width, got 'a', alike 'A'",
+        ),
+        (force(unit("A"), unit("A"), name=5), ("commands", 0, "units", 1, "name"), "name must"),
+        (force(name="P"), ("commands", 0, "name"), "name must be a name of its own"),
+        (
+            {
+                "commands": [
+                    {
+                        "name": "P",
+                        "units": [unit()],
+                        "leaders": [{"name": "A", "leadership": 3, "rank": 1}],
+                    }
+                ]
+            },
+            ("commands", 0, "leaders", 0, "name"),
+            "name must be a name of its own",
+        ),
+        (force(name=5), ("name",), "force name must be text"),
+        ({"commands": []}, ("commands",), "commands must be a sequence of 1 to"),
+        (
+            force(leaders=[{"name": 5, "leadership": 3, "rank": 1}]),
+            ("leaders", 0, "name"),
+            "leader name must be",
+        ),
+        (
+            force(leaders=[{"name": "L", "leadership": 3}]),
+            ("leaders", 0, "rank"),
+            "rank must be given for each leader, got nothing",
+        ),
+        (
             force(leaders=[{"name": "L", "leadership": 3, "rank": 101}]),
             ("leaders", 0, "rank"),
             "rank of 'L' must be",
@@ -514,6 +633,16 @@ def battle(**fields):
             "attacker platoon 0 (cavalry) is cavalry in woods and may not roll (CA-10)",
         ),
         (
+            battle(attacker={}),
+            ("attacker", "platoons"),
+            "platoons must be given for each side, got nothing",
+        ),
+        (
+            battle(defender={"platoons": [{"declaration": "defence"}, {"declaration": None}]}),
+            ("defender", "platoons", 1, "declaration"),
+            "defender platoon 1 (infantry) must roll",
+        ),
+        (
             battle(defender={"platoons": [{}, {"declaration": None}]}),
             ("defender", "platoons", 1, "declaration"),
             "defender platoon 1 (infantry) must roll",
@@ -534,6 +663,59 @@ def test_a_bad_battle_is_refused_at_its_place(data, path, start):
     assert (tuple(page["path"]), page["message"]) == (path, str(error))
 
 
+def test_casualties_name_units_of_the_force_and_may_be_none():
+    unknown = refusal(force_from_json, force(casualties={"Z": 1}))
+    assert (unknown.path, unknown.parameter, unknown.value) == (
+        ("casualties", "Z"),
+        "casualties",
+        "Z",
+    )
+    not_an_object = refusal(force_from_json, force(casualties=5))
+    assert (not_an_object.path, not_an_object.value) == (("casualties",), 5)
+    assert force_from_json(force(casualties={"A": 0})).casualties == {"A": 0}
+    unknown_field = refusal(force_from_json, force(colour="red"))
+    assert (unknown_field.parameter, unknown_field.value) == ("force field", "colour")
+    alike = refusal(force_from_json, force(unit("A"), unit("a")))
+    assert (alike.parameter, alike.value) == ("name", "a")
+
+
+def test_a_refusal_at_a_place_keeps_the_rule_s_own_parts():
+    """An InputError is the record's refusal with a place: message, parameter, value
+    and what is allowed, unchanged."""
+    with pytest.raises(RulesError) as direct:
+        leadership.Unit("A", -1, "4+")
+    error = refusal(force_from_json, force(unit(starting=-1)))
+    assert isinstance(error, InputError) and error.path[-1] == "starting"
+    parts = (str(error), error.parameter, error.value, error.allowed)
+    assert parts == (str(direct.value), "starting", -1, direct.value.allowed)
+    assert error.allowed
+
+
+def test_a_battle_keeps_its_garrison_readings_policy_and_check():
+    """Each field reaches the battle and its odds, declarations or not; a garrison not
+    written is none (CA-C2's default)."""
+    readings = {"clamp_rolls": True, "woods_is_forest": False}  # neither the default
+    check = {"probability": "1/3"}
+    guns = {"kind": "artillery"}
+    for platoons in ([guns] * 3, [{"declaration": "attack", **guns}, guns, guns]):
+        data = battle(
+            attacker={"platoons": platoons},
+            defender={"platoons": [{}, {"state": "damaged"}, {"kind": "cavalry"}]},
+            terrain="woods",
+            readings=readings,
+            policy="most withdrawals",
+            leadership=check,
+        )
+        question = battle_from_json(data)
+        assert question.battle.readings == campaign.Readings(**readings)
+        assert question.battle.garrison is False
+        check_ = campaign.LeadershipCheck(probability=Rational(1, 3))
+        expected = battle_odds(question.battle, policy=most_withdrawals, leadership=check_)
+        assert question.odds() == expected
+        assert question.odds() != battle_odds(question.battle, leadership=check_)  # the policy
+        assert question.odds() != battle_odds(question.battle, policy=most_withdrawals)
+
+
 def test_a_side_left_to_its_role_rolls_as_the_rules_say():
     """CA-2 with CA-10: a platoon left to its side's role rolls for it, barred cavalry
     rolls nothing; a declaration is that platoon's alone."""
@@ -543,6 +725,14 @@ def test_a_side_left_to_its_role_rolls_as_the_rules_say():
     question = battle_from_json(data)
     assert question.battle.declarations("attacker") == (None, "defence")
     assert question.battle.declarations("defender") == ("defence",)
+    # every platoon declared, none left to its side: each rolls as declared
+    declared = battle(
+        attacker={"platoons": [{"declaration": "defence"}]},
+        defender={"platoons": [{"declaration": "attack"}]},
+    )
+    question = battle_from_json(declared)
+    assert question.battle.declarations("attacker") == ("defence",)
+    assert question.battle.declarations("defender") == ("attack",)
 
 
 # ------------------------------------------------------------------ the Workbench's files

@@ -884,8 +884,10 @@ function page() {
   async function readAddress(hash) {
     if (!isLink(hash)) return null;
     const what = "this link";
-    if (hash.length > DATA.limits.address) {  // no page's address: the address drops it
-      history.replaceState(null, "", `${location.pathname}${location.search}`);
+    // refused by its length alone, and left in the address as every refused link is (the
+    // page shows its refusal): leaving an address of megabytes costs Chromium itself up to
+    // a second of the main thread, paid only once the player changes the page
+    if (hash.length > DATA.limits.address) {
       throw new Refusal(`${what} is too long: ${hash.length} characters, at most ${DATA.limits.address}`);
     }
     const match = LINK.exec(hash);
@@ -1021,9 +1023,10 @@ function page() {
   // a link pasted into the address of the open page; Material never sees it, as it would
   // look for an element of that id (a selector as long as the link: 1.9 MB blocks the page)
   window.addEventListener("hashchange", (event) => {
-    if (!isLink(location.hash)) return;
+    const hash = location.hash;  // read once: each read copies the whole address
+    if (!isLink(hash)) return;
     event.stopImmediatePropagation();
-    if (DATA) open(location.hash);
+    if (DATA) open(hash);
   }, { capture: true });
   start();
 }
