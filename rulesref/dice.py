@@ -96,13 +96,16 @@ def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
     return counts.convolve(a, b)
 
 
-def _check_size(name: str, totals: int, bits: int) -> None:
-    """Refuses counts of `totals` totals of up to `bits` bits each past `MAX_COUNT_BITS`,
-    before any is made: the work and the memory of a product grow with that size."""
-    if totals * bits > MAX_COUNT_BITS:
+def _check_size(name: str, totals: int, bits: int, rounds: int = 1) -> None:
+    """Refuses counts of `totals` totals of up to `bits` bits each, made in `rounds` rounds
+    of products as large as the answer, past `MAX_COUNT_BITS`, before any is made: the work
+    and the memory of a product grow with that size."""
+    if totals * bits * rounds > MAX_COUNT_BITS:
+        made_in = f", made in {rounds} rounds of products" if rounds > 1 else ""
         raise RulesError(
             f"{name} must make counts of at most {MAX_COUNT_BITS:,} bits (totals times the "
-            f"bits of each count), got {totals:,} totals of up to {bits:,} bits"
+            f"bits of each count{', times the rounds' if rounds > 1 else ''}), got "
+            f"{totals:,} totals of up to {bits:,} bits{made_in}"
         )
 
 
@@ -177,7 +180,10 @@ def sum_counts(dice: Sequence[Sequence[int]]) -> Counts:
     alike = _alike(dice)
     if set(alike) - {_D6_SHAPE}:  # the recurrence of d6 is bounded by MAX_DICE alone
         spread = sum(max(shape) * number for shape, number in alike.items())
-        _check_size("dice", spread + 1, 3 * len(dice))  # 6**n has fewer than 3n bits
+        # 6**n has fewer than 3n bits; the dice of each kind are multiplied together by
+        # halving, each round packing products up to the size of the answer
+        rounds = max(1, (len(alike) - 1).bit_length())
+        _check_size("dice", spread + 1, 3 * len(dice), rounds)
     return counts_of(dice)
 
 
