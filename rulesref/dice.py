@@ -70,6 +70,9 @@ MAX_FACES = 1000  # faces of one die in `power_counts`
 # The most bits of counts a product may make (totals times the bits of the largest count):
 # about a second and 150 MB of packed products and their unpacking at the very most.
 MAX_COUNT_BITS = 2**27
+# Totals laid out one by one, summed over the rounds of a product of dice of several kinds
+# (each round packs and unpacks counts as wide as the answer): about a second at the most.
+MAX_TOTALS_LAID_OUT = 2**21
 MAX_FRACTION_BITS = 2**20  # the numerator and denominator of `with_rerolls`, each
 _D6_SHAPE = tuple(face - 1 for face in D6)  # a d6 counted from 0
 _SMALL = 2**62  # numbers below it fit a machine word
@@ -96,16 +99,13 @@ def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
     return counts.convolve(a, b)
 
 
-def _check_size(name: str, totals: int, bits: int, rounds: int = 1) -> None:
-    """Refuses counts of `totals` totals of up to `bits` bits each, made in `rounds` rounds
-    of products as large as the answer, past `MAX_COUNT_BITS`, before any is made: the work
-    and the memory of a product grow with that size."""
-    if totals * bits * rounds > MAX_COUNT_BITS:
-        made_in = f", made in {rounds} rounds of products" if rounds > 1 else ""
+def _check_size(name: str, totals: int, bits: int) -> None:
+    """Refuses counts of `totals` totals of up to `bits` bits each past `MAX_COUNT_BITS`,
+    before any is made: the work and the memory of a product grow with that size."""
+    if totals * bits > MAX_COUNT_BITS:
         raise RulesError(
             f"{name} must make counts of at most {MAX_COUNT_BITS:,} bits (totals times the "
-            f"bits of each count{', times the rounds' if rounds > 1 else ''}), got "
-            f"{totals:,} totals of up to {bits:,} bits{made_in}"
+            f"bits of each count), got {totals:,} totals of up to {bits:,} bits"
         )
 
 
@@ -180,10 +180,14 @@ def sum_counts(dice: Sequence[Sequence[int]]) -> Counts:
     alike = _alike(dice)
     if set(alike) - {_D6_SHAPE}:  # the recurrence of d6 is bounded by MAX_DICE alone
         spread = sum(max(shape) * number for shape, number in alike.items())
-        # 6**n has fewer than 3n bits; the dice of each kind are multiplied together by
-        # halving, each round packing products up to the size of the answer
-        rounds = max(1, (len(alike) - 1).bit_length())
-        _check_size("dice", spread + 1, 3 * len(dice), rounds)
+        _check_size("dice", spread + 1, 3 * len(dice))  # 6**n has fewer than 3n bits
+        rounds = max(1, (len(alike) - 1).bit_length())  # dice of each kind halved together
+        if (spread + 1) * rounds > MAX_TOTALS_LAID_OUT:
+            raise RulesError(
+                f"dice must make at most {MAX_TOTALS_LAID_OUT:,} totals over the rounds of "
+                f"their product, got {spread + 1:,} totals in {rounds} rounds (for "
+                f"{len(alike):,} kinds of dice)"
+            )
     return counts_of(dice)
 
 
