@@ -121,6 +121,22 @@ def test_the_static_server_lets_the_browser_keep_a_twin(tmp_path):
                 assert brotli.decompress(response.read()) == b"<p>new odds</p>"
 
 
+@pytest.mark.parametrize("error", [BrokenPipeError, ConnectionResetError, ValueError])
+def test_the_static_server_reports_only_its_own_errors(error, capsys):
+    """A browser that drops a connection mid-answer prints nothing; any other error is
+    reported as the standard library reports it."""
+    server = serve_site.Server(("127.0.0.1", 0), serve_site.Handler)
+    try:
+        try:
+            raise error("while answering")
+        except error:
+            server.handle_error(None, ("127.0.0.1", 1))
+    finally:
+        server.server_close()
+    said = capsys.readouterr().err
+    assert ("while answering" in said) == (error is ValueError), said
+
+
 def test_the_development_server_gzips_on_the_fly():
     page = b"<p>odds</p>\n" * 300
 

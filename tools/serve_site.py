@@ -14,10 +14,12 @@ import functools
 import gzip
 import hashlib
 import http.server
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 # the encodings the build writes, best first, by the suffix of their twin file
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
@@ -80,12 +82,20 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
 
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # a browser that drops a connection mid-answer (a page closed, a preload left
+        # unused) is no fault of the site's: no traceback in the output
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextmanager
 def serving(site: Path, port: int = 0) -> Iterator[str]:
     """The site served on 127.0.0.1 in a thread for as long as the block runs; yields its
     base address."""
     handler = functools.partial(Handler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = Server(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
