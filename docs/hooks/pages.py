@@ -39,6 +39,11 @@ SEARCH_BOOST = {
     "code/": 0.2,
     "tools/command-line": 0.3,
 }
+# pages left out of the index: the API page (its names are on the Code pages too) and the
+# Performance page (measurements, not rules; and its hundreds of numbers broke the search:
+# lunr's token set, in Material 9, merges unlike nodes when digits meet node ids, and a
+# query with a number, "double 1", then found nothing)
+NOT_SEARCHED = {"api.md", "performance.md"}
 TAG = re.compile(r"<(/?)(h[1-6]|a|abbr)\b([^>]*)>")
 
 
@@ -49,12 +54,7 @@ def on_page_markdown(markdown, page, config, files):
             description = json.load(notebook).get("metadata", {}).get("description")
         if description:
             page.meta["description"] = description
-    if uri == "api.md":
-        page.meta["search"] = {"exclude": True}  # its names are on the Code pages too
-    if uri == "performance.md":
-        # measurements, not rules; and its hundreds of numbers broke the search: lunr's
-        # token set (in Material 9) merges unlike nodes when digits meet node ids, and a
-        # query with a number ("double 1") then failed with nothing found
+    if uri in NOT_SEARCHED:
         page.meta["search"] = {"exclude": True}
     boost = next((b for start, b in SEARCH_BOOST.items() if uri.startswith(start)), None)
     if boost is not None:
