@@ -37,10 +37,12 @@ preview: site
 site: $(SITE_READY) workbench-assets
 	$(DOCS) build $(CONFIG) --strict --site-dir site
 
-# Spread over the machine's cores (pytest-xdist): the workers share one build of the site;
-# a module whose fixtures boot the Workbench runs whole on one worker (its xdist_group).
+# Spread over the machine's cores (pytest-xdist): the workers share one build of the site,
+# made in the background from the start; a module whose fixtures boot the Workbench runs
+# whole on one worker (its xdist_group), before the other tests of the site (the order
+# tests/conftest.py gives, kept).
 test: $(READY) /usr/bin/chromium workbench-assets
-	$(BIN)/pytest -n auto --dist loadgroup
+	$(BIN)/pytest -n auto --dist loadgroup --no-loadscope-reorder
 
 # The strict ProperDocs build and every published anchor, links and assets, alone.
 site-check: $(READY) workbench-assets
