@@ -1,0 +1,75 @@
+"""What one build made, kept for the next: each value under a hash of all it was made from.
+
+A rebuild under `properdocs serve` after a one-line edit made again what had not changed:
+the highlighted code of every page, the search entries of every page, the Code pages'
+Markdown. The hooks that keep them (`highlight_cache.py`, `search_cache.py`,
+`clause_code.py`) each have one `Kept`: a JSON file in `.cache/` read when a build starts,
+from which a value is taken by the hash of its inputs (`key`), so a changed input is a new
+key and is made afresh, never served stale. A build writes back only the values it used,
+so the file holds one build's worth.
+
+```python
+import tempfile
+from pathlib import Path
+
+from kept import Kept, key
+
+with tempfile.TemporaryDirectory() as folder:
+    first = Kept.read(Path(folder) / "squares.json")
+    print(first.get(key("square", 3), lambda: 3 * 3), first.write())
+    #> 9 True
+    again = Kept.read(Path(folder) / "squares.json")
+    print(again.get(key("square", 3), lambda: 0), again.write())
+    #> 9 False
+```
+"""
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+Value = TypeVar("Value")
+
+
+def key(*parts: object) -> str:
+    """A hash of the parts, each by its `repr` (strings, numbers, tuples, dicts)."""
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The values of the last build (`before`) and those this build used (`used`)."""
+
+    path: Path
+    before: dict[str, Any]
+    used: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, path: Path) -> "Kept":
+        """The values kept at `path`; none if it is missing or unreadable."""
+        try:
+            before = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            before = {}
+        return cls(path, before if isinstance(before, dict) else {})
+
+    def get(self, name: str, make: Callable[[], Value]) -> Value:
+        """The value kept under `name`, else `make()` (kept from now on). It must be JSON
+        that reads back equal: strings, numbers, lists, dicts with string keys."""
+        if name not in self.used:
+            self.used[name] = self.before[name] if name in self.before else make()
+        return self.used[name]
+
+    def write(self) -> bool:
+        """Keep the values this build used, if they are not what is kept already."""
+        if self.used == self.before:
+            return False
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        part = self.path.with_suffix(f".{os.getpid()}.part")  # another build may read it
+        part.write_text(json.dumps(self.used, ensure_ascii=False), encoding="utf-8")
+        part.replace(self.path)
+        return True
