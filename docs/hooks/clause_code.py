@@ -32,8 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from kept import Kept, key
-from notebook_cache import package_hash
+from kept import Kept, key, package
 
 from rulesref.clauses import CLAUSES, Clause, Document
 
@@ -48,10 +47,6 @@ IMPORTS = re.compile(r"^from (rulesref[\w.]*) import (?:\(([^)]*)\)|(.*))$", re.
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 CACHE = ROOT / ".cache" / "code-pages.json"
-# the package as it was imported (the registry, the names shown): a Code page made after
-# the source changed under `properdocs serve` is kept under both hashes, so no later
-# build of either source reads it
-IMPORTED = package_hash()
 _state = {"kept": Kept(CACHE, {})}
 
 
@@ -428,7 +423,7 @@ def without_examples(markdown: str, page: str, places: dict[str, Shown]) -> str:
 def kept_code_markdown(document: Document) -> str:
     """`code_markdown` of the document, from the cache while its inputs stay the same."""
     rules_pages = [(DOCS / d.page).read_text(encoding="utf-8") for d in Document]
-    inputs = (Path(__file__).read_bytes(), IMPORTED, package_hash(), PLACES, rules_pages)
+    inputs = (Path(__file__).read_bytes(), package(), PLACES, rules_pages)
     made = lambda: code_markdown(document, PLACES, placed_examples(PLACES))  # noqa: E731
     return _state["kept"].get(key(document.name, *inputs), made)
 

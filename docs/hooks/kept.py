@@ -32,7 +32,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from notebook_cache import package_hash
+
 Value = TypeVar("Value")
+# rulesref as this process imported it (the hooks import it when they are loaded)
+IMPORTED = package_hash()
+
+
+def package() -> tuple[str, str]:
+    """The package's source hash as imported and as it is now: a value made from an
+    imported registry after the source changed under `properdocs serve` is kept under
+    both, so no build of either source reads it."""
+    return IMPORTED, package_hash()
 
 
 def key(*parts: object) -> str:

@@ -20,7 +20,8 @@ VERSIONS = (version("mkdocs-material"), Path(__file__).read_bytes())
 _state = {"kept": Kept(CACHE, {})}
 
 # the hooks stay loaded under `properdocs serve` (and the tests load them again): wrap once
-UNCACHED = getattr(SearchIndex.add_entry_from_context, "uncached", SearchIndex.add_entry_from_context)
+ADD_ENTRY = SearchIndex.add_entry_from_context
+UNCACHED = getattr(ADD_ENTRY, "uncached", ADD_ENTRY)
 
 
 def anchors(items) -> list[tuple[str, str]]:
