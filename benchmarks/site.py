@@ -12,8 +12,9 @@
   4x CPU throttling and a 9 Mbit/s, 170 ms round-trip network (Chrome DevTools Protocol),
   a cold cache each time, the median of 3; served by tools/serve_site.py as a host would.
 - **Build**: a strict build with no cache, then with the caches warm, and how soon
-  `properdocs serve` shows a one-line edit of docs/glossary.md (the file is restored);
-  wall clock and, since the machine may be shared, the CPU seconds the build used.
+  `properdocs serve` shows a one-line edit of docs/glossary.md, the median of five edits
+  one after another (the file is restored); wall clock and, since the machine may be
+  shared, the CPU seconds the build used.
 - **Hooks**: the CPU seconds of a warm strict build, then of each plugin's and hook's
   events and of each page's rendering, the largest first (where a build's time goes).
 

@@ -405,14 +405,14 @@ def test_kept_values_are_read_back_and_only_those_a_build_used_stay(tmp_path):
 def test_a_code_block_is_highlighted_again_only_when_it_or_a_setting_changes(tmp_path, monkeypatch):
     from pymdownx.highlight import Highlight
 
-    cache = _hook("highlight_cache")
-    original, highlighted = cache.UNCACHED, []
+    cache = _hook("rendering_cache")
+    original, highlighted = cache.UNHIGHLIGHTED, []
     monkeypatch.setattr(
         cache,
-        "UNCACHED",
+        "UNHIGHLIGHTED",
         lambda *args, **kwargs: highlighted.append(1) or original(*args, **kwargs),
     )
-    monkeypatch.setitem(cache._state, "kept", cache.Kept.read(tmp_path / "highlight.json"))
+    monkeypatch.setitem(cache._state, "highlight", cache.Kept.read(tmp_path / "highlight.json"))
     html = cache.highlight(Highlight(None), "x = 1\n", "python")
     assert html == original(Highlight(None), "x = 1\n", "python") and '<span class="n">x' in html
     assert cache.highlight(Highlight(None), "x = 1\n", "python") == html
@@ -446,12 +446,12 @@ def _searched_page(**changed):
 def test_a_pages_search_entries_are_made_again_only_when_the_page_changes(tmp_path, monkeypatch):
     from material.plugins.search.plugin import SearchIndex
 
-    cache = _hook("search_cache")
-    original, made = cache.UNCACHED, []
+    cache = _hook("rendering_cache")
+    original, made = cache.UNSEARCHED, []
     monkeypatch.setattr(
-        cache, "UNCACHED", lambda index, page: made.append(1) or original(index, page)
+        cache, "UNSEARCHED", lambda index, page: made.append(1) or original(index, page)
     )
-    monkeypatch.setitem(cache._state, "kept", cache.Kept.read(tmp_path / "search.json"))
+    monkeypatch.setitem(cache._state, "search", cache.Kept.read(tmp_path / "search.json"))
 
     def entries(page):
         index = SearchIndex()

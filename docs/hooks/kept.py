@@ -2,12 +2,12 @@
 
 A rebuild under `properdocs serve` after a one-line edit made again what had not changed:
 the highlighted code of every page, the search entries of every page, the Code pages'
-Markdown, `rules.json`. The hooks that keep them (`highlight_cache.py`, `search_cache.py`,
-`clause_code.py`, `rules_data.py`) each have one `Kept`: a JSON file in `.cache/` read
-when a build starts, from which a value is taken by the hash of its inputs (`key`), so a
-changed input is a new key and is made afresh, never served stale. A build writes back
-only the values it used, so the file holds one build's worth. tests/test_site_hooks.py
-changes each input of each cache and sees the value made again.
+Markdown, `rules.json`. The hooks that keep them (`rendering_cache.py`, `clause_code.py`,
+`rules_data.py`) each have a `Kept`: a JSON file in `.cache/` read when a build starts,
+from which a value is taken by the hash of its inputs (`key`), so a changed input is a new
+key and is made afresh, never served stale. A build writes back only the values it used,
+so the file holds one build's worth. tests/test_site_hooks.py changes each input of each
+cache and sees the value made again.
 """
 
 import hashlib
