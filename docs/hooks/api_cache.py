@@ -9,12 +9,12 @@ after a hash of those inputs (`inputs_hash`) and of the block's object and optio
 headings still go back to mkdocstrings on every build, which makes from them the page's
 table of contents, the cross-reference targets and `objects.inv`, as it would have.
 
-Those headings and the names' aliases come from griffe's reading of the package, which
-took a fifth of a rebuild under `properdocs serve`. The hooks stay loaded there, so the
-package as griffe has just read it is kept in this process, pickled, while the inputs'
-hash stays the same (`collect`): each build takes a fresh copy (0.04 s instead of 0.3 s),
-since a build changes what it was given (resolving aliases) and what the next build
-writes (`objects.inv`) depends on that.
+Those headings and the names' aliases come from griffe's reading of the package (0.3 s
+of each rebuild under `properdocs serve`, a fifth once the rest was kept). The hooks stay
+loaded there, so the package as griffe has just read it is kept in this process,
+pickled, while the inputs' hash stays the same (`collect`): each build takes a fresh copy
+(0.04 s), since a build changes what it is given (resolving aliases) and what the next
+build writes (`objects.inv`) depends on that.
 """
 
 import hashlib

@@ -13,7 +13,7 @@ Their JSON Schemas are `docs/schemas/` (published beside them). The functions be
 plain, so the tests call them without MkDocs; the hook only adds their output to the site.
 `rules.json` is kept in `.cache/rules-json.json` (`kept.Kept`) under a hash of the rules
 pages, the package, the site's address and this file: a one-line edit elsewhere under
-`properdocs serve` does not render its 171 rules' words again.
+`properdocs serve` does not render its 109 rules' words again.
 """
 
 import html
