@@ -27,14 +27,19 @@ import importlib
 import inspect
 import posixpath
 import re
+import sys
 import textwrap
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from kept import Kept, key, package
-
 from rulesref.clauses import CLAUSES, Clause, Document
+
+# kept.py is beside this file: ProperDocs puts this folder on the path while it loads a
+# hook, a test (or rule_index.py) that loads this file alone does not
+sys.path.append(str(Path(__file__).parent))
+
+from kept import Kept, key, package  # noqa: E402
 
 RULE_HEADING = re.compile(r'(<h([2-6]) id="((?:br|ld|ca|st)-c?\d+)"[^>]*>.*?)(</h\2>)', re.S)
 NAMED = re.compile(r"^<!-- code: (?P<names>[\w. ]+) -->\s*$", re.M)

@@ -21,17 +21,23 @@ import io
 import json
 import posixpath
 import re
+import sys
 from collections.abc import Iterable
 from importlib.metadata import version
 from pathlib import Path
 
 import markdown
-from kept import Kept, key, package
 from mkdocs.structure.files import File
 
 from rulesref.clauses import CLAUSES, Clause, Document
 from rulesref.data import odds, readings
 from rulesref.tables import campaign_tables, tables
+
+# kept.py is beside this file: ProperDocs puts this folder on the path while it loads a
+# hook, a test that loads this file alone does not
+sys.path.append(str(Path(__file__).parent))
+
+from kept import Kept, key, package  # noqa: E402
 
 SCHEMA_VERSION = 1
 HEADING = re.compile(r"^#{1,6} ")
