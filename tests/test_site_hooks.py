@@ -376,3 +376,179 @@ def test_templates_are_compiled_once_and_again_when_edited(tmp_path, monkeypatch
     templates["page.html"] = "<div>{{ text }}</div>"
     assert environment().get_template("page.html").render(text="c") == "<div>c</div>"
     assert len(compiled) == 2
+
+
+def test_kept_values_are_read_back_and_only_those_a_build_used_stay(tmp_path):
+    kept = _hook("kept")
+    path, made = tmp_path / "values.json", []
+
+    def make(value):
+        return lambda: made.append(value) or value
+
+    first = kept.Kept.read(path)
+    assert (first.get("a", make(1)), first.get("b", make([2])), first.get("a", make(3))) == (
+        1,
+        [2],
+        1,
+    )
+    assert first.write() and made == [1, [2]]
+    again = kept.Kept.read(path)
+    assert again.get("a", make(9)) == 1 and made == [1, [2]]  # read back, not made
+    assert again.write()  # "b" was not used: it goes
+    last = kept.Kept.read(path)
+    assert last.before == {"a": 1} and last.get("a", make(9)) == 1 and not last.write()
+    path.write_text("{not JSON")
+    assert kept.Kept.read(path).before == {}
+    assert kept.key("a", 1) == kept.key("a", 1) != kept.key("a", 2) != kept.key(("a", 2))
+
+
+def test_a_code_block_is_highlighted_again_only_when_it_or_a_setting_changes(tmp_path, monkeypatch):
+    from pymdownx.highlight import Highlight
+
+    cache = _hook("rendering_cache")
+    original, highlighted = cache.UNHIGHLIGHTED, []
+    monkeypatch.setattr(
+        cache,
+        "UNHIGHLIGHTED",
+        lambda *args, **kwargs: highlighted.append(1) or original(*args, **kwargs),
+    )
+    monkeypatch.setitem(cache._state, "highlight", cache.Kept.read(tmp_path / "highlight.json"))
+    html = cache.highlight(Highlight(None), "x = 1\n", "python")
+    assert html == original(Highlight(None), "x = 1\n", "python") and '<span class="n">x' in html
+    assert cache.highlight(Highlight(None), "x = 1\n", "python") == html
+    assert len(highlighted) == 1  # kept
+    changed = [
+        cache.highlight(Highlight(None), "x = 2\n", "python"),  # the block
+        cache.highlight(Highlight(None), "x = 1\n", "text"),  # its language
+        cache.highlight(Highlight(None), "x = 1\n", "python", hl_lines=[1]),  # an argument
+        cache.highlight(Highlight(None, linenums=True), "x = 1\n", "python"),  # a setting
+    ]
+    assert html not in changed and len(set(changed)) == 4 and len(highlighted) == 5
+    html_title = Highlight(None, title_mode="html")  # its title goes through Markdown's stash
+    cache.highlight(html_title, "x = 1\n", "python")
+    cache.highlight(html_title, "x = 1\n", "python")
+    assert len(highlighted) == 7
+
+
+def _searched_page(**changed):
+    from types import SimpleNamespace
+
+    page = {
+        "content": '<p>Who tests</p><h2 id="a">Break test</h2><p>Roll two dice</p>',
+        "url": "rules/x/",
+        "title": "Rules X",
+        "meta": {},
+        "toc": [],
+    }
+    return SimpleNamespace(**page | changed)
+
+
+def test_a_pages_search_entries_are_made_again_only_when_the_page_changes(tmp_path, monkeypatch):
+    from material.plugins.search.plugin import SearchIndex
+
+    cache = _hook("rendering_cache")
+    original, made = cache.UNSEARCHED, []
+    monkeypatch.setattr(
+        cache, "UNSEARCHED", lambda index, page: made.append(1) or original(index, page)
+    )
+    monkeypatch.setitem(cache._state, "search", cache.Kept.read(tmp_path / "search.json"))
+
+    def entries(page):
+        index = SearchIndex()
+        cache.add_entry_from_context(index, page)
+        return index.entries
+
+    expected = SearchIndex()
+    original(expected, _searched_page())
+    first = entries(_searched_page())
+    assert first == expected.entries and [e["title"] for e in first] == ["Rules X", "Break test"]
+    assert entries(_searched_page()) == first and len(made) == 1  # kept
+    changed = [
+        _searched_page(content='<p>Who tests</p><h2 id="a">Break test</h2><p>Roll 3</p>'),
+        _searched_page(url="rules/y/"),
+        _searched_page(title="Rules Y"),
+        _searched_page(meta={"search": {"boost": 3}}),
+    ]
+    assert all(entries(page) != first for page in changed) and len(made) == 5
+    assert entries(_searched_page(meta={"search": {"exclude": True}})) == []
+
+
+def _rules_pages(tmp_path):
+    """A copy of the rules pages, to be edited."""
+    docs = tmp_path / "docs"
+    for document in Document:
+        (docs / document.page).parent.mkdir(parents=True, exist_ok=True)
+        (docs / document.page).write_text((ROOT / "docs" / document.page).read_text())
+    return docs
+
+
+def test_a_code_page_is_made_again_only_when_a_rules_page_or_the_package_changes(
+    tmp_path, monkeypatch
+):
+    clause_code = _hook("clause_code")
+    docs = _rules_pages(tmp_path)
+    monkeypatch.setattr(clause_code, "DOCS", docs)
+    monkeypatch.setitem(clause_code._state, "kept", clause_code.Kept.read(tmp_path / "code.json"))
+    places = clause_code.PLACES
+    made = clause_code.code_markdown(Document.BR, places, clause_code.placed_examples(places))
+    assert clause_code.kept_code_markdown(Document.BR) == made
+    monkeypatch.setattr(clause_code, "code_markdown", lambda *args: "made again")
+    assert clause_code.kept_code_markdown(Document.BR) == made  # kept
+    assert clause_code.kept_code_markdown(Document.LD) == "made again"  # another page
+    page = docs / Document.CA.page  # its worked examples may be shown on any Code page
+    page.write_text(page.read_text() + "\nA new line.\n")
+    assert clause_code.kept_code_markdown(Document.BR) == "made again"
+    monkeypatch.setattr(clause_code, "code_markdown", lambda *args: "made a third time")
+    monkeypatch.setattr(clause_code, "package", lambda: ("imported", "edited since"))
+    assert clause_code.kept_code_markdown(Document.BR) == "made a third time"
+
+
+def test_rules_json_is_made_again_only_when_a_rules_page_the_package_or_the_address_changes(
+    tmp_path, monkeypatch
+):
+    rules_data = _hook("rules_data")
+    docs = _rules_pages(tmp_path)
+    monkeypatch.setitem(rules_data._state, "kept", rules_data.Kept.read(tmp_path / "rules.json"))
+    made = rules_data.kept_rules_json(docs, "https://a/")
+    assert made == rules_data.rules_json(docs, "https://a/") and made["site"] == "https://a/"
+    monkeypatch.setattr(rules_data, "rules_json", lambda docs_dir, site_url: {"site": site_url})
+    assert rules_data.kept_rules_json(docs, "https://a/") == made  # kept
+    assert rules_data.kept_rules_json(docs, "https://b/") == {"site": "https://b/"}
+    page = docs / Document.ST.page
+    page.write_text(page.read_text() + "\nA new line.\n")
+    assert rules_data.kept_rules_json(docs, "https://a/") == {"site": "https://a/"}
+    monkeypatch.setattr(rules_data, "package", lambda: ("imported", "edited since"))
+    monkeypatch.setattr(rules_data, "rules_json", lambda docs_dir, site_url: {"third": 1})
+    assert rules_data.kept_rules_json(docs, "https://a/") == {"third": 1}
+
+
+class _Collecting:
+    """What the API cache uses of mkdocstrings' Python handler to collect: griffe's
+    modules and lines."""
+
+    def __init__(self):
+        self._modules_collection, self._lines_collection = {}, {}
+
+
+def test_the_package_is_read_once_per_inputs_and_each_build_gets_a_fresh_copy(
+    tmp_path, monkeypatch
+):
+    api_cache, read = _hook("api_cache"), []
+
+    def uncollected(handler, identifier, options):
+        package = identifier.split(".")[0]
+        if package not in handler._modules_collection:
+            read.append(package)
+            handler._modules_collection[package] = {"aliases": []}
+        return handler._modules_collection[package]
+
+    monkeypatch.setattr(api_cache, "UNCOLLECTED", uncollected)
+    monkeypatch.setitem(api_cache._state, "folder", tmp_path / "inputs")
+    first = api_cache.collect(_Collecting(), "rulesref.dice", "options")
+    first["aliases"].append("resolved by the first build")
+    again = api_cache.collect(_Collecting(), "rulesref.dice", "options")
+    assert again == {"aliases": []} and read == ["rulesref"]  # a copy as read, not read again
+    api_cache.collect(_Collecting(), "rulesref.dice", {})  # a fallback is given no copy
+    monkeypatch.setitem(api_cache._state, "folder", tmp_path / "other inputs")
+    api_cache.collect(_Collecting(), "rulesref.dice", "options")
+    assert read == ["rulesref"] * 3

@@ -16,6 +16,10 @@ Worked examples are written on the rules page, under the rule they show (the tes
 them there), but built onto the Code page, under the function they exercise: on the
 rules page each becomes a small "worked example in Python" link. Their highlighted code
 was most of a rules page (one element per token: 2,368 to 4,346 per page).
+
+Making the Code pages' Markdown took a tenth of a rebuild under `properdocs serve`; it is
+kept in `.cache/code-pages.json` (`kept.Kept`) under a hash of all it is made from: this
+file, the package's source, the names shown and the rules pages (their worked examples).
 """
 
 import ast
@@ -23,12 +27,19 @@ import importlib
 import inspect
 import posixpath
 import re
+import sys
 import textwrap
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulesref.clauses import CLAUSES, Clause, Document
+
+# kept.py is beside this file: ProperDocs puts this folder on the path while it loads a
+# hook, a test (or rule_index.py) that loads this file alone does not
+sys.path.append(str(Path(__file__).parent))
+
+from kept import Kept, key, package  # noqa: E402
 
 RULE_HEADING = re.compile(r'(<h([2-6]) id="((?:br|ld|ca|st)-c?\d+)"[^>]*>.*?)(</h\2>)', re.S)
 NAMED = re.compile(r"^<!-- code: (?P<names>[\w. ]+) -->\s*$", re.M)
@@ -40,6 +51,8 @@ HEADING = re.compile(r"^(#{1,6}) +(.*?)(?: +\{#([\w-]+)\})? *$", re.M)
 IMPORTS = re.compile(r"^from (rulesref[\w.]*) import (?:\(([^)]*)\)|(.*))$", re.M)
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+CACHE = ROOT / ".cache" / "code-pages.json"
+_state = {"kept": Kept(CACHE, {})}
 
 
 def _object(name: str) -> object:
@@ -412,12 +425,28 @@ def without_examples(markdown: str, page: str, places: dict[str, Shown]) -> str:
     return "".join(out) + markdown[position:]
 
 
+def kept_code_markdown(document: Document) -> str:
+    """`code_markdown` of the document, from the cache while its inputs stay the same."""
+    rules_pages = [(DOCS / d.page).read_text(encoding="utf-8") for d in Document]
+    inputs = (Path(__file__).read_bytes(), package(), PLACES, rules_pages)
+    made = lambda: code_markdown(document, PLACES, placed_examples(PLACES))  # noqa: E731
+    return _state["kept"].get(key(document.name, *inputs), made)
+
+
+def on_config(config):
+    _state["kept"] = Kept.read(CACHE)
+    return config
+
+
+def on_post_build(config):
+    _state["kept"].write()
+
+
 def on_page_markdown(markdown, page, config, files):
     uri = page.file.src_uri
     if uri.startswith("code/"):
         document = next(d for d in Document if code_page(d) == uri)
-        code = code_markdown(document, PLACES, placed_examples(PLACES))
-        return markdown.replace(CODE_MARKER, code)
+        return markdown.replace(CODE_MARKER, kept_code_markdown(document))
     if uri.startswith("rules/"):
         return with_marked_links(without_examples(markdown, uri, PLACES), uri)
     return markdown

@@ -11,6 +11,9 @@
 
 Their JSON Schemas are `docs/schemas/` (published beside them). The functions below are
 plain, so the tests call them without MkDocs; the hook only adds their output to the site.
+`rules.json` is kept in `.cache/rules-json.json` (`kept.Kept`) under a hash of the rules
+pages, the package, the site's address and this file: a one-line edit elsewhere under
+`properdocs serve` does not render its 109 rules' words again.
 """
 
 import html
@@ -18,20 +21,30 @@ import io
 import json
 import posixpath
 import re
+import sys
 from collections.abc import Iterable
+from importlib.metadata import version
 from pathlib import Path
 
 import markdown
 from mkdocs.structure.files import File
 
-from rulesref.clauses import CLAUSES, Clause
+from rulesref.clauses import CLAUSES, Clause, Document
 from rulesref.data import odds, readings
 from rulesref.tables import campaign_tables, tables
+
+# kept.py is beside this file: ProperDocs puts this folder on the path while it loads a
+# hook, a test that loads this file alone does not
+sys.path.append(str(Path(__file__).parent))
+
+from kept import Kept, key, package  # noqa: E402
 
 SCHEMA_VERSION = 1
 HEADING = re.compile(r"^#{1,6} ")
 LINK = re.compile(r'href="(?![a-z]+:)([^"]*)"')
 TAGS = re.compile(r"<[^>]+>")
+CACHE = Path(__file__).resolve().parents[2] / ".cache" / "rules-json.json"
+_state = {"kept": Kept(CACHE, {})}
 
 
 def words(page_markdown: str, id: str) -> str:
@@ -195,9 +208,25 @@ def _dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
+def kept_rules_json(docs_dir: Path, site_url: str) -> dict[str, object]:
+    """`rules_json`, from the cache while the rules pages, the package and the address stay."""
+    pages = [(docs_dir / document.page).read_text(encoding="utf-8") for document in Document]
+    inputs = (Path(__file__).read_bytes(), package(), version("Markdown"), pages, site_url)
+    return _state["kept"].get(key(*inputs), lambda: rules_json(docs_dir, site_url))
+
+
+def on_config(config):
+    _state["kept"] = Kept.read(CACHE)
+    return config
+
+
+def on_post_build(config):
+    _state["kept"].write()
+
+
 def on_files(files, config):
     site_url = config["site_url"] or "/"
-    rules = rules_json(Path(config["docs_dir"]), site_url)
+    rules = kept_rules_json(Path(config["docs_dir"]), site_url)
     tables_as_json = odds_json(site_url)
     generated = {
         "rules.json": _dumps(rules),
