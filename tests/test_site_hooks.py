@@ -471,6 +471,9 @@ def test_a_pages_search_entries_are_made_again_only_when_the_page_changes(tmp_pa
     ]
     assert all(entries(page) != first for page in changed) and len(made) == 5
     assert entries(_searched_page(meta={"search": {"exclude": True}})) == []
+    index = SearchIndex(separator=r"[\s\-]+")  # the plugin's own settings (mkdocs.yml)
+    cache.add_entry_from_context(index, _searched_page())
+    assert len(made) == 7
 
 
 def _rules_pages(tmp_path):

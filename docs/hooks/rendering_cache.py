@@ -13,8 +13,8 @@ wraps each so that its output is kept (`kept.Kept`) under a hash of all it is ma
   (a side effect a kept string would skip), so such a block is highlighted afresh.
 - **Search** (`.cache/search.json`): Material's search parsed every page's HTML into
   sections again. `SearchIndex.add_entry_from_context` keeps a page's entries under the
-  page's HTML, address, title, metadata (`search: boost`, `exclude`, tags) and table of
-  contents, and Material's version. The index itself is still written on every build from
+  search plugin's settings, the page's HTML, address, title, metadata (`search: boost`,
+  `exclude`, tags) and table of contents, and Material's version. The index itself is still written on every build from
   every page's entries, in the pages' order.
 """
 
@@ -69,7 +69,7 @@ def entries(config: dict, page) -> list[dict]:
 
 def add_entry_from_context(index: SearchIndex, page) -> None:
     """SearchIndex.add_entry_from_context, from the cache when the page is as it was."""
-    inputs = (page.content, page.url, page.title, page.meta, anchors(page.toc))
+    inputs = (index.config, page.content, page.url, page.title, page.meta, anchors(page.toc))
     name = key(VERSIONS["search"], *inputs)
     index.entries.extend(_state["search"].get(name, lambda: entries(index.config, page)))
 
