@@ -841,7 +841,7 @@ function page() {
 
   // --- the Worker: started at once, so that Python loads while the player reads the form
   let python, asked = 0, timer, slow;
-  root.timings = {};
+  root.timings = { "script run": Math.round(performance.now()) };  // ms since the page opened, for tools/measure_workbench.py
   root.restarts = 0;
   function restart() {
     python?.terminate();
@@ -856,7 +856,7 @@ function page() {
     delete root.dataset.stage;
     python.onmessage = ({ data }) => {
       if (data.stage !== undefined) {
-        root.timings[STAGES[data.stage]] ??= Math.round(performance.now());  // ms since the page opened
+        root.timings[STAGES[data.stage]] ??= Math.round(performance.now());
         progress.value = data.stage;
         stageText.textContent = data.stage === STAGES.length - 1 ? "" : `${STAGES[data.stage]}…`;
         status.hidden = data.stage === STAGES.length - 1;
@@ -902,6 +902,7 @@ function page() {
   }
   function ask() {
     asked += 1;
+    root.timings["first question asked"] ??= Math.round(performance.now());
     const text = JSON.stringify({ [state.tab]: question() });
     const kept = state.kept[state.tab];
     results.classList.add("rr-wb-stale");
@@ -1054,6 +1055,7 @@ function page() {
       root.dataset.failed = "true";
       return;
     }
+    root.timings["data read"] = Math.round(performance.now());
     state.force = structuredClone(DATA.samples.force);
     state.battle = structuredClone(DATA.samples.battle);
     // a link the page's first script took from the address before Material's could read it
