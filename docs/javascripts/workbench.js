@@ -17,7 +17,7 @@
 // The same file is the Worker (started with its own address): see `worker()` below.
 "use strict";
 
-const STAGES = ["Starting Python (about 5 MB to download the first time)", "Importing rulesref", "Ready"];
+const STAGES = ["Starting Python (about 4.5 MB to download the first time)", "Importing rulesref", "Ready"];
 // where the Worker keeps Python as it stands once rulesref is imported (Cache Storage)
 const KEPT = "workbench-python";
 
