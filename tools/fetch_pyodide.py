@@ -23,7 +23,7 @@ repository, byte-compiled (`STDLIB`, pinned too), and the page gets only the mod
 Workbench imports (`STDLIB_MODULES`; the trimmed zip is pinned too). The rulesref wheel
 (source only, a few modules) is written afresh each time, with no build tool. Both zips
 are stored, not deflated, and laid out with their twins (kept by content in the cache's
-`twins/`): brotli of a whole archive is a third smaller than deflate file by file. An
+`twins/`): brotli of a whole archive is 30% smaller than deflate file by file. An
 entry is marked as used on every lay-out; when a new one is made, entries unused for
 `STALE_DAYS` are removed.
 
