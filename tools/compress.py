@@ -6,8 +6,9 @@ Beside each text file and the WebAssembly (`page.html` → `page.html.gz`, `page
 the gzip -9 and brotli encodings of it, when they are smaller; any static host that
 serves twins (nginx's gzip_static and brotli_static, tools/serve_site.py) then sends them
 compressed. Brotli runs at its densest setting on small files and a fast one on large ones
-(11 on the 9.6 MB WebAssembly would take minutes); each encoding of a file is kept in a
-cache by the file's sha256, so a build recompresses only what changed.
+(11 on the 9.6 MB WebAssembly would take minutes), except for the files made once and sent
+often (`dense`: the Workbench's runtime and standard library); each encoding of a file is
+kept in a cache by the file's sha256, so a build recompresses only what changed.
 docs/hooks/precompress.py runs it after each `mkdocs build`; tools/fetch_pyodide.py makes
 the Pyodide runtime's twins once per set of pins.
 """
