@@ -55,9 +55,67 @@ async function keep(pyodide, { store, key }) {
   }
 }
 
-async function worker() {
-  let ask = null;
-  let PythonError = null;  // taken at the start: after a fatal error Pyodide's API throws
+// Python started, or restored as it was kept, with rulesref imported: its one call
+// (`answer_text`) and Pyodide's type of error, taken at the start (after a fatal error
+// Pyodide's API throws); `mark` notes when each step ended
+async function startPython(mark) {
+  const base = new URL("../workbench/pyodide/", import.meta.url).href;
+  const stage = (index) => postMessage({ stage: index });
+  stage(0);
+  const lock = fetch(`${base}pyodide-lock.json`).then((response) => response.text());
+  const [{ loadPyodide }, kept] = await Promise.all([import(`${base}pyodide.mjs`), lock.then(keptPython)]);
+  mark("pyodide.mjs imported");
+  // every address given: the loader's default is a CDN, and nothing may leave this host;
+  // rulesref on Python's fractions (rulesref.exact): the same answers, and no sympy to load;
+  // its wheel fetched while Python starts (`packages`), not after
+  const options = {
+    indexURL: base, packageBaseUrl: base, lockFileContents: await lock, packages: ["rulesref"],
+    env: { RULESREF_FRACTIONS: "1" },
+    fsInit: () => mark("WebAssembly instantiated"),  // before Python itself starts
+  };
+  let pyodide = null, restored = false;
+  if (kept.snapshot) {
+    pyodide = await loadPyodide({ ...options, _loadSnapshot: kept.snapshot }).catch(() => null);
+    restored = pyodide !== null;
+    if (restored) mark("Python restored");
+  }
+  pyodide ??= await loadPyodide({ ...options, _makeSnapshot: kept.store !== null });
+  mark("Python started");
+  stage(1);
+  const ask = pyodide.pyimport("rulesref.workbench").answer_text;
+  mark("rulesref imported");
+  // kept for next time as it stands now, before any answer (keep's snapshot is taken
+  // at once; storing it waits)
+  const keeping = !restored && kept.store !== null;
+  if (keeping) {
+    keep(pyodide, kept).then((said) => postMessage({ kept: said }));
+    mark("snapshot taken");
+  }
+  return { ask, PythonError: pyodide.ffi.PythonError, keeping };
+}
+
+// one answer of rulesref, or why there is none
+function answerOf({ ask, PythonError }, question, kept) {
+  const started = performance.now();
+  const reply = {};
+  try {
+    // Python's None is JavaScript's undefined (null would reach it as JsNull)
+    const text = ask(question, kept ?? undefined);
+    if (typeof text !== "string") throw new Error("Python gave no answer");
+    reply.answer = text;  // as text: a structured clone drops a unit named "__proto__"
+  } catch (error) {
+    const said = String(error).split("\n").filter(Boolean);
+    if (error instanceof PythonError) {  // a failure of rulesref, not a refusal (those are answers)
+      reply.answer = JSON.stringify({ error: { path: [], message: `rulesref could not answer: ${said.at(-1)}` } });
+    } else {  // Pyodide itself failed (a stack overflow ...): it cannot be used again
+      reply.fatal = said[0] ?? "Pyodide stopped";
+    }
+  }
+  reply.ms = Math.round(performance.now() - started);
+  return reply;
+}
+
+function worker() {
   // when each step of the start ended (ms on this Worker's clock) and what it fetched, for
   // the page to keep (root.startup: tools/measure_workbench.py reads it)
   const marks = {};
@@ -68,63 +126,13 @@ async function worker() {
       { name: name.split("/").at(-1), start: Math.round(startTime), end: Math.round(responseEnd), bytes: transferSize }));
     postMessage({ startup: { origin: performance.timeOrigin, marks, fetches, keeping } });
   };
-  const ready = (async () => {
-    const base = new URL("../workbench/pyodide/", import.meta.url).href;
-    const stage = (index) => postMessage({ stage: index });
-    stage(0);
-    const lock = fetch(`${base}pyodide-lock.json`).then((response) => response.text());
-    const [{ loadPyodide }, kept] = await Promise.all([import(`${base}pyodide.mjs`), lock.then(keptPython)]);
-    mark("pyodide.mjs imported");
-    // every address given: the loader's default is a CDN, and nothing may leave this host;
-    // rulesref on Python's fractions (rulesref.exact): the same answers, and no sympy to load;
-    // its wheel fetched while Python starts (`packages`), not after
-    const options = {
-      indexURL: base, packageBaseUrl: base, lockFileContents: await lock, packages: ["rulesref"],
-      env: { RULESREF_FRACTIONS: "1" },
-      fsInit: () => mark("WebAssembly instantiated"),  // before Python itself starts
-    };
-    let pyodide = null;
-    if (kept.snapshot) {
-      pyodide = await loadPyodide({ ...options, _loadSnapshot: kept.snapshot }).catch(() => null);
-      if (pyodide) mark("Python restored");
-    }
-    pyodide ??= await loadPyodide({ ...options, _makeSnapshot: kept.store !== null });
-    mark("Python started");
-    stage(1);
-    ask = pyodide.pyimport("rulesref.workbench").answer_text;
-    ({ PythonError } = pyodide.ffi);
-    mark("rulesref imported");
-    // kept for next time as it stands now, before any answer (keep's snapshot is taken
-    // at once; storing it waits)
-    keeping = !marks["Python restored"] && kept.store !== null;
-    if (keeping) {
-      keep(pyodide, kept).then((said) => postMessage({ kept: said }));
-      mark("snapshot taken");
-    }
+  const ready = startPython(mark).then((python) => {
+    keeping = python.keeping;
     report();
-    stage(2);
-  })();
+    postMessage({ stage: 2 });
+    return python;
+  });
   ready.catch((error) => postMessage({ failed: String(error) }));
-  // one answer of rulesref, or why there is none
-  function answered(question, kept) {
-    const started = performance.now();
-    const reply = {};
-    try {
-      // Python's None is JavaScript's undefined (null would reach it as JsNull)
-      const text = ask(question, kept ?? undefined);
-      if (typeof text !== "string") throw new Error("Python gave no answer");
-      reply.answer = text;  // as text: a structured clone drops a unit named "__proto__"
-    } catch (error) {
-      const said = String(error).split("\n").filter(Boolean);
-      if (error instanceof PythonError) {  // a failure of rulesref, not a refusal (those are answers)
-        reply.answer = JSON.stringify({ error: { path: [], message: `rulesref could not answer: ${said.at(-1)}` } });
-      } else {  // Pyodide itself failed (a stack overflow ...): it cannot be used again
-        reply.fatal = said[0] ?? "Pyodide stopped";
-      }
-    }
-    reply.ms = Math.round(performance.now() - started);
-    return reply;
-  }
   // The question the page opens with (its address, else the sample force), sent by its
   // first script with the Workbench's data: answered as soon as Python is ready, while
   // the page still draws its form. Once drawn, the page asks its own question; the text
@@ -133,20 +141,20 @@ async function worker() {
   let first = null;
   onmessage = async ({ data }) => {
     if (data.opening !== undefined) {
-      first = Promise.all([opening(data.opening), ready]).then(([asked]) => {
+      first = Promise.all([opening(data.opening), ready]).then(([asked, python]) => {
         if (!asked) return null;
-        const reply = answered(asked.question, asked.kept);
+        const reply = answerOf(python, asked.question, asked.kept);
         mark("opening question answered");
         report();
         return { ...asked, reply };
       }).catch(() => null);
       return;
     }
-    await ready;
+    const python = await ready;
     const early = await first;
     first = null;  // used once: the page's later questions are its own
     const same = early && early.question === data.question && early.kept === (data.kept ?? null);
-    postMessage({ id: data.id, ...(same ? early.reply : answered(data.question, data.kept)) });
+    postMessage({ id: data.id, ...(same ? early.reply : answerOf(python, data.question, data.kept)) });
   };
 }
 // The page's opening question as the page will ask it (`ask` in page()), from the address
