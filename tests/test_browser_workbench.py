@@ -857,6 +857,52 @@ def test_the_first_answer_is_shown_at_once_and_replaced_by_the_live_one(browser,
     context.close()
 
 
+# what the page's first script sends its Worker, rewritten on its way: the Worker then
+# answers another question than the one the page opens with
+OTHER_OPENING = """
+const send = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  if (message && message.opening) message = { opening: { ...message.opening, hash: %s } };
+  return send.call(this, message, ...rest);
+};
+"""
+
+
+def opened_early(page) -> bool:
+    """The Worker answered the page's opening question before the page asked it."""
+    return page.evaluate(
+        "'opening question answered' in document.getElementById('rr-workbench').startup.marks"
+    )
+
+
+def test_the_opening_question_is_answered_while_the_form_is_drawn(bench):
+    """The page's first script sends the Worker the question its address holds (here A
+    and B): Python answers it once ready, before the page has drawn its form, and the page
+    shows that answer, rulesref's own for the form it draws."""
+    page = bench(pair_of("force", B_COMPANY, LESS_LOST))
+    assert opened_early(page)
+    assert shown_answer(page) == compared({"force": LESS_LOST}, json.dumps({"force": B_COMPANY}))
+    assert field_at(page, ["casualties", "MG Team"]).input_value() == "1"
+
+
+def test_an_answer_worked_out_early_for_another_question_is_never_shown(browser, server):
+    """The Worker's early answer is given only to the very question it answered: told
+    another address than the page's (its message rewritten), the page still shows the
+    answer of its own address, and the sample's when opened without one."""
+    for fragment, expected in [
+        (fragment_of("force", LESS_LOST), answer({"force": LESS_LOST})),
+        ("", answer({"force": B_COMPANY})),
+    ]:
+        context = browser.new_context(service_workers="block")
+        context.add_init_script(OTHER_OPENING % json.dumps(pair_of("force", LESS_LOST, B_COMPANY)))
+        page = context.new_page()
+        page.goto(server + fragment)
+        page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+        assert opened_early(page)  # it did answer the other question first
+        assert shown_answer(page) == expected
+        context.close()
+
+
 def test_stop_ends_a_long_answer_and_python_answers_again(bench):
     """A force that takes long (1,000 units losing models, with re-rolls): Stop ends it
     by restarting Python; the next question is answered."""

@@ -17,6 +17,7 @@ import sys
 import tarfile
 import time
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,12 @@ def test_lay_out_copies_the_runtime_and_writes_a_lock_of_our_wheel(fetch, tmp_pa
     stdlib = hashlib.sha256((dest / "python_stdlib.zip").read_bytes()).hexdigest()
     assert json.loads(lock)["info"]["python_stdlib_sha256"] == stdlib  # in the kept Python's key
     assert "used" not in names
+    for name in ["python_stdlib.zip", next(name for name in names if name.endswith(".whl"))]:
+        for suffix, decode in fetch.DECODERS.items():  # stored, each sent compressed whole
+            assert decode((dest / (name + suffix)).read_bytes()) == (dest / name).read_bytes()
+        assert {info.compress_type for info in zipfile.ZipFile(dest / name).infolist()} == {0}
+    stdlib_br = (dest / "python_stdlib.zip.br").stat().st_size
+    assert stdlib_br < 0.75 * _deflated_size(fetch.page_stdlib())  # than deflate file by file
 
 
 def test_a_changed_standard_library_is_refused(fetch, tmp_path, monkeypatch):
@@ -148,9 +155,15 @@ def test_a_changed_standard_library_is_refused(fetch, tmp_path, monkeypatch):
         fetch.lay_out(tmp_path / "site", tmp_path)
 
 
+def _deflated_size(stored: bytes) -> int:
+    """The size of a zip's files deflated one by one (as the pinned zip has them)."""
+    with zipfile.ZipFile(io.BytesIO(stored)) as archive:
+        return sum(len(zlib.compress(archive.read(info), 9)) - 6 for info in archive.infolist())
+
+
 def test_the_page_gets_the_listed_modules_of_the_standard_library_byte_for_byte():
-    """The trimmed zip holds the files of the listed modules and nothing else, each
-    record as the pinned zip has it (the same compressed bytes), and reads as a zip."""
+    """The trimmed zip holds the files of the listed modules and nothing else, each file
+    as the pinned zip has it (its bytes, time and CRC), stored, and reads as a zip."""
     listed = {line for line in PINNED.STDLIB_MODULES.read_text().splitlines()}
     listed = {line for line in listed if line and not line.startswith("#")}
     whole = zipfile.ZipFile(PINNED.STDLIB)
@@ -160,9 +173,9 @@ def test_the_page_gets_the_listed_modules_of_the_standard_library_byte_for_byte(
     assert trimmed.namelist() == kept and {_module(name) for name in kept} == listed
     for info in trimmed.infolist():
         original = whole.getinfo(info.filename)
-        assert (info.compress_type, info.compress_size, info.CRC, info.date_time) == (
-            original.compress_type,
-            original.compress_size,
+        assert (info.compress_type, info.file_size, info.CRC, info.date_time) == (
+            zipfile.ZIP_STORED,
+            original.file_size,
             original.CRC,
             original.date_time,
         )
@@ -170,7 +183,8 @@ def test_the_page_gets_the_listed_modules_of_the_standard_library_byte_for_byte(
     assert {"encodings", "encodings.utf_8", "fractions", "json", "unicodedata"} - listed == {
         "unicodedata"  # built into Pyodide's runtime, not a file of the zip
     }
-    assert len(PINNED.page_stdlib()) < 0.6 * PINNED.STDLIB.stat().st_size
+    assert PINNED.page_stdlib() == PINNED.page_stdlib()  # the same bytes each time
+    assert len(trimmed.infolist()) < 0.3 * len(whole.infolist())
 
 
 def _imports(path: Path) -> set[str]:
@@ -237,8 +251,8 @@ def test_a_changed_list_of_modules_is_refused(fetch, tmp_path, monkeypatch):
         fetch.lay_out(tmp_path / "site", tmp_path)
 
 
-def test_a_zip_with_trailing_descriptors_is_refused_by_name(fetch):
-    """A record whose sizes follow its data cannot be copied as it is: refused, named."""
+def test_a_zip_with_trailing_descriptors_is_trimmed_as_any_other(fetch):
+    """A record whose sizes follow its data is read all the same, and stored."""
 
     class Stream(io.RawIOBase):  # a pipe: zipfile writes each size after its data
         data = b""
@@ -253,8 +267,12 @@ def test_a_zip_with_trailing_descriptors_is_refused_by_name(fetch):
     out = Stream()
     with zipfile.ZipFile(out, "w") as archive:
         archive.writestr("json/__init__.py", "pass\n")
-    with pytest.raises(fetch.CacheError, match="json/__init__.py: not a plain record"):
-        fetch.trimmed_stdlib(out.data, {"json"})
+        archive.writestr("fractions.py", "pass\n")
+    trimmed = zipfile.ZipFile(io.BytesIO(fetch.trimmed_stdlib(out.data, {"json"})))
+    assert [(info.filename, info.compress_type) for info in trimmed.infolist()] == [
+        ("json/__init__.py", zipfile.ZIP_STORED)
+    ]
+    assert trimmed.read("json/__init__.py") == b"pass\n"
 
 
 def test_the_command_refuses_a_poisoned_cache_in_one_line(tmp_path):

@@ -92,6 +92,7 @@ def steps(run: dict) -> dict[str, float]:
     found = dict(run["startup"]["marks"]) if run.get("startup") else {}
     for fetch in run["startup"]["fetches"] if run.get("startup") else ():
         found[f"fetched {fetch['name']}"] = fetch["end"]
+    found |= {f"page: {name}": ms for name, ms in run["timings"].items() if name != "answer"}
     found["first live answer"] = run["timings"]["answer"]
     return {name: ms / 1000 for name, ms in sorted(found.items(), key=lambda item: item[1])}
 

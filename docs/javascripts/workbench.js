@@ -17,7 +17,7 @@
 // The same file is the Worker (started with its own address): see `worker()` below.
 "use strict";
 
-const STAGES = ["Starting Python (about 5 MB to download the first time)", "Importing rulesref", "Ready"];
+const STAGES = ["Starting Python (about 4.5 MB to download the first time)", "Importing rulesref", "Ready"];
 // where the Worker keeps Python as it stands once rulesref is imported (Cache Storage)
 const KEPT = "workbench-python";
 
@@ -55,69 +55,243 @@ async function keep(pyodide, { store, key }) {
   }
 }
 
-async function worker() {
-  let ask = null;
-  let PythonError = null;  // taken at the start: after a fatal error Pyodide's API throws
+// Python started, or restored as it was kept, with rulesref imported: its one call
+// (`answer_text`) and Pyodide's type of error, taken at the start (after a fatal error
+// Pyodide's API throws); `mark` notes when each step ended
+async function startPython(mark) {
+  const base = new URL("../workbench/pyodide/", import.meta.url).href;
+  const stage = (index) => postMessage({ stage: index });
+  stage(0);
+  const lock = fetch(`${base}pyodide-lock.json`).then((response) => response.text());
+  const [{ loadPyodide }, kept] = await Promise.all([import(`${base}pyodide.mjs`), lock.then(keptPython)]);
+  mark("pyodide.mjs imported");
+  // every address given: the loader's default is a CDN, and nothing may leave this host;
+  // rulesref on Python's fractions (rulesref.exact): the same answers, and no sympy to load;
+  // its wheel fetched while Python starts (`packages`), not after
+  const options = {
+    indexURL: base, packageBaseUrl: base, lockFileContents: await lock, packages: ["rulesref"],
+    env: { RULESREF_FRACTIONS: "1" },
+    fsInit: () => mark("WebAssembly instantiated"),  // before Python itself starts
+  };
+  let pyodide = null, restored = false;
+  if (kept.snapshot) {
+    pyodide = await loadPyodide({ ...options, _loadSnapshot: kept.snapshot }).catch(() => null);
+    restored = pyodide !== null;
+    if (restored) mark("Python restored");
+  }
+  pyodide ??= await loadPyodide({ ...options, _makeSnapshot: kept.store !== null });
+  mark("Python started");
+  stage(1);
+  const ask = pyodide.pyimport("rulesref.workbench").answer_text;
+  mark("rulesref imported");
+  // kept for next time as it stands now, before any answer (keep's snapshot is taken
+  // at once; storing it waits)
+  const keeping = !restored && kept.store !== null;
+  if (keeping) {
+    keep(pyodide, kept).then((said) => postMessage({ kept: said }));
+    mark("snapshot taken");
+  }
+  return { ask, PythonError: pyodide.ffi.PythonError, keeping };
+}
+
+// one answer of rulesref, or why there is none
+function answerOf({ ask, PythonError }, question, kept) {
+  const started = performance.now();
+  const reply = {};
+  try {
+    // Python's None is JavaScript's undefined (null would reach it as JsNull)
+    const text = ask(question, kept ?? undefined);
+    if (typeof text !== "string") throw new Error("Python gave no answer");
+    reply.answer = text;  // as text: a structured clone drops a unit named "__proto__"
+  } catch (error) {
+    const said = String(error).split("\n").filter(Boolean);
+    if (error instanceof PythonError) {  // a failure of rulesref, not a refusal (those are answers)
+      reply.answer = JSON.stringify({ error: { path: [], message: `rulesref could not answer: ${said.at(-1)}` } });
+    } else {  // Pyodide itself failed (a stack overflow ...): it cannot be used again
+      reply.fatal = said[0] ?? "Pyodide stopped";
+    }
+  }
+  reply.ms = Math.round(performance.now() - started);
+  return reply;
+}
+
+function worker() {
   // when each step of the start ended (ms on this Worker's clock) and what it fetched, for
   // the page to keep (root.startup: tools/measure_workbench.py reads it)
   const marks = {};
   const mark = (name) => { marks[name] = Math.round(performance.now()); };
-  const ready = (async () => {
-    const base = new URL("../workbench/pyodide/", import.meta.url).href;
-    const stage = (index) => postMessage({ stage: index });
-    stage(0);
-    const lock = fetch(`${base}pyodide-lock.json`).then((response) => response.text());
-    const [{ loadPyodide }, kept] = await Promise.all([import(`${base}pyodide.mjs`), lock.then(keptPython)]);
-    mark("pyodide.mjs imported");
-    // every address given: the loader's default is a CDN, and nothing may leave this host;
-    // rulesref on Python's fractions (rulesref.exact): the same answers, and no sympy to load;
-    // its wheel fetched while Python starts (`packages`), not after
-    const options = {
-      indexURL: base, packageBaseUrl: base, lockFileContents: await lock, packages: ["rulesref"],
-      env: { RULESREF_FRACTIONS: "1" },
-      fsInit: () => mark("WebAssembly instantiated"),  // before Python itself starts
-    };
-    let pyodide = null;
-    if (kept.snapshot) {
-      pyodide = await loadPyodide({ ...options, _loadSnapshot: kept.snapshot }).catch(() => null);
-      if (pyodide) mark("Python restored");
-    }
-    pyodide ??= await loadPyodide({ ...options, _makeSnapshot: kept.store !== null });
-    mark("Python started");
-    stage(1);
-    ask = pyodide.pyimport("rulesref.workbench").answer_text;
-    ({ PythonError } = pyodide.ffi);
-    mark("rulesref imported");
-    // kept for next time as it stands now, before any answer (keep's snapshot is taken
-    // at once; storing it waits)
-    if (!marks["Python restored"] && kept.store) keep(pyodide, kept).then((said) => postMessage({ kept: said }));
+  let keeping = false;
+  const report = () => {
     const fetches = performance.getEntriesByType("resource").map(({ name, startTime, responseEnd, transferSize }) => (
       { name: name.split("/").at(-1), start: Math.round(startTime), end: Math.round(responseEnd), bytes: transferSize }));
-    postMessage({ startup: { origin: performance.timeOrigin, marks, fetches, keeping: !marks["Python restored"] && kept.store !== null } });
-    stage(2);
-  })();
+    postMessage({ startup: { origin: performance.timeOrigin, marks, fetches, keeping } });
+  };
+  const ready = startPython(mark).then((python) => {
+    keeping = python.keeping;
+    report();
+    postMessage({ stage: 2 });
+    return python;
+  });
   ready.catch((error) => postMessage({ failed: String(error) }));
+  // The question the page opens with (its address, else the sample force), sent by its
+  // first script with the Workbench's data: answered as soon as Python is ready, while
+  // the page still draws its form. Once drawn, the page asks its own question; the text
+  // of that question and of its A must equal these to the letter for this answer to be
+  // the one it gets.
+  let first = null;
   onmessage = async ({ data }) => {
-    await ready;
-    const started = performance.now();
-    const reply = { id: data.id };
-    try {
-      // Python's None is JavaScript's undefined (null would reach it as JsNull)
-      const text = ask(data.question, data.kept ?? undefined);
-      if (typeof text !== "string") throw new Error("Python gave no answer");
-      reply.answer = text;  // as text: a structured clone drops a unit named "__proto__"
-    } catch (error) {
-      const said = String(error).split("\n").filter(Boolean);
-      if (error instanceof PythonError) {  // a failure of rulesref, not a refusal (those are answers)
-        reply.answer = JSON.stringify({ error: { path: [], message: `rulesref could not answer: ${said.at(-1)}` } });
-      } else {  // Pyodide itself failed (a stack overflow ...): it cannot be used again
-        reply.fatal = said[0] ?? "Pyodide stopped";
-      }
+    if (data.opening !== undefined) {
+      first = Promise.all([opening(data.opening), ready]).then(([asked, python]) => {
+        if (!asked) return null;
+        const reply = answerOf(python, asked.question, asked.kept);
+        mark("opening question answered");
+        report();
+        return { ...asked, reply };
+      }).catch(() => null);
+      return;
     }
-    reply.ms = Math.round(performance.now() - started);
-    postMessage(reply);
+    const python = await ready;
+    const early = await first;
+    first = null;  // used once: the page's later questions are its own
+    const same = early && early.question === data.question && early.kept === (data.kept ?? null);
+    postMessage({ id: data.id, ...(same ? early.reply : answerOf(python, data.question, data.kept)) });
   };
 }
+// The page's opening question as the page will ask it (`ask` in page()), from the address
+// the page's first script read and the data it fetched; null when the address holds a
+// link the page refuses (it then asks nothing).
+async function opening({ choices, hash }) {
+  const { limits, samples } = JSON.parse(choices);
+  const link = await readAddress(hash, limits).catch(() => undefined);
+  if (link === undefined) return null;
+  const { tab, data, kept } = link ?? { tab: "force", data: samples.force, kept: null };
+  return { question: JSON.stringify({ [tab]: data }), kept: kept === null ? null : JSON.stringify({ [tab]: kept }) };
+}
+
+// ---------------------------------------------------------------- read by both sides
+// A description as an address or a file holds it, read within the limits of
+// data/workbench.json (`limits`): the page reads what it opens; the Worker reads the
+// address the page opened with, to answer it while the page is still being drawn.
+// Only own properties are read (a unit may be called "__proto__" or "constructor").
+const isObject = (value) => value !== null && typeof value === "object";
+const isRecord = (value) => isObject(value) && !Array.isArray(value);
+const own = (place, step) => (isObject(place) && Object.hasOwn(place, step) ? place[step] : undefined);
+const list = (value) => (Array.isArray(value) ? value : []);  // anything else: Python refuses it by name
+
+// --- reading a description (an address or a file): each size before the work it bounds
+class Refusal extends Error {}
+// nesting counted in one pass over the text (brackets inside strings skipped), before
+// JSON.parse, which would recurse as deep as the text nests
+function depthOf(text) {
+  let depth = 0, deepest = 0, inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i += 1;  // a backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) deepest = Math.max(deepest, ++depth);
+    else if (c === 93 || c === 125) depth -= 1;
+  }
+  return deepest;
+}
+function parse(text, what, { bytes, depth }) {
+  if (text.length > bytes) throw new Refusal(`${what} is too large: more than ${bytes} bytes`);
+  const deepest = depthOf(text);
+  if (deepest > depth) throw new Refusal(`${what} nests lists and objects ${deepest} deep, at most ${depth}`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Refusal(`${what} is damaged: its description could not be read`);
+  }
+}
+// which tab a description is for, once its lists are within the limits
+function checked(data, tab, what, limits) {
+  if (!isRecord(data)) throw new Refusal(`${what} is damaged: it holds no description`);
+  const within = (count, most, things) => {
+    if (count > most) throw new Refusal(`${what} holds ${count} ${things}, at most ${most}`);
+  };
+  if (tab === "force") {
+    const commands = own(data, "commands");
+    if (!Array.isArray(commands)) throw new Refusal(`${what} is damaged: the force has no commands`);
+    within(commands.length, limits.commands, "commands");
+    within(commands.reduce((sum, command) => sum + list(own(command, "units")).length, 0), limits.units, "units");
+    const leaders = [own(data, "leaders"), ...commands.map((command) => own(command, "leaders"))];
+    within(leaders.reduce((sum, each) => sum + list(each).length, 0), limits.leaders, "leaders");
+  } else {
+    for (const role of ["attacker", "defender"]) {
+      const platoons = own(own(data, role), "platoons");
+      if (!Array.isArray(platoons)) throw new Refusal(`${what} is damaged: the ${role} has no platoons`);
+      within(platoons.length, limits.platoons, `${role} platoons`);
+    }
+  }
+  return data;
+}
+
+// --- the address: #v1.f.<payload> (a force) or #v1.b.<payload> (a battle), the payload
+// base64url of deflate-raw of the JSON; with A kept, #v1.f.ab.<payload> of {"a": A,
+// "b": B} (one stream: B compresses against A); a later version keeps reading v1 links
+const VERSION = 1;
+const LINK = /^#v(0|[1-9][0-9]{0,5})\.([fb])(\.ab)?\.([A-Za-z0-9_-]+)$/;
+// two descriptions, each within the limits, in one object
+const pairLimits = (limits) => ({ bytes: 2 * limits.bytes + 16, depth: limits.depth + 1 });
+// inflated a small piece at a time, and stopped as soon as it passes the byte limit
+async function unpack(payload, what, most) {
+  const damaged = new Refusal(`${what} is damaged: its description could not be read`);
+  let bytes;
+  try {
+    bytes = Uint8Array.from(atob(payload.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  } catch {
+    throw damaged;
+  }
+  let offset = 0;
+  const pieces = new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) controller.close();
+      else controller.enqueue(bytes.subarray(offset, (offset += 1024)));
+    },
+  }, { highWaterMark: 0 });
+  const reader = pieces.pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.length;
+      if (size > most) {
+        reader.cancel();
+        throw new Refusal(`${what} is too large: it holds more than ${most} bytes`);
+      }
+      chunks.push(read.value);
+    }
+    return new TextDecoder("utf-8", { fatal: true }).decode(await new Blob(chunks).arrayBuffer());
+  } catch (error) {
+    throw error instanceof Refusal ? error : damaged;
+  }
+}
+// the description an address holds: null when it holds none (a heading's anchor, nothing)
+const isLink = (hash) => /^#v[0-9]/.test(hash);
+async function readAddress(hash, limits) {
+  if (!isLink(hash)) return null;
+  const what = "this link";
+  // refused by its length alone, and left in the address as every refused link is (the
+  // page shows its refusal): leaving an address of megabytes costs Chromium itself up to
+  // a second of the main thread, paid only once the player changes the page
+  if (hash.length > limits.address) {
+    throw new Refusal(`${what} is too long: ${hash.length} characters, at most ${limits.address}`);
+  }
+  const match = LINK.exec(hash);
+  if (!match || Number(match[1]) < 1) throw new Refusal("this address is not a Workbench link (it should be #v1.f.… or #v1.b.…)");
+  if (Number(match[1]) > VERSION) throw new Refusal(`this link is from a newer version of the site (v${match[1]}); this page reads v${VERSION} links`);
+  const tab = match[2] === "f" ? "force" : "battle";
+  if (!match[3]) return { tab, data: checked(parse(await unpack(match[4], what, limits.bytes), what, limits), tab, what, limits), kept: null };
+  const pair = parse(await unpack(match[4], what, pairLimits(limits).bytes), what, pairLimits(limits));
+  const [a, b] = [own(pair, "a"), own(pair, "b")];
+  for (const part of [a, b]) {  // each description within the limits of one
+    if (JSON.stringify(part ?? null).length > limits.bytes) throw new Refusal(`${what} is too large: a description holds more than ${limits.bytes} bytes`);
+  }
+  return { tab, data: checked(b, tab, what, limits), kept: checked(a, tab, what, limits) };
+}
+
 
 if (typeof document === "undefined") worker();
 else page();
@@ -147,9 +321,6 @@ function page() {
   // JSON of rulesref.workbench (a battle); the form is drawn from it, and only own
   // properties are read or written (a unit may be called "__proto__" or "constructor")
   const state = { tab: "force", force: null, battle: null, kept: { force: null, battle: null } };
-  const isObject = (value) => value !== null && typeof value === "object";
-  const isRecord = (value) => isObject(value) && !Array.isArray(value);
-  const own = (place, step) => (isObject(place) && Object.hasOwn(place, step) ? place[step] : undefined);
   const define = (place, step, value) => Object.defineProperty(place, step, { value, writable: true, enumerable: true, configurable: true });
   const key = (path) => JSON.stringify(path);
   const getAt = (path) => path.reduce(own, state[state.tab]);
@@ -163,7 +334,6 @@ function page() {
     if (value !== undefined) define(place, path.at(-1), value);
     else if (!Array.isArray(place)) delete place[path.at(-1)];
   }
-  const list = (value) => (Array.isArray(value) ? value : []);  // anything else: Python refuses it by name
 
   // --- values as the player types them: whole numbers become numbers; anything else
   // stays text, for rulesref to refuse by name ("starting must be a whole number ...")
@@ -679,7 +849,7 @@ function page() {
 
   // --- the Worker: started at once, so that Python loads while the player reads the form
   let python, asked = 0, timer, slow;
-  root.timings = {};
+  root.timings = { "script run": Math.round(performance.now()) };  // ms since the page opened, for tools/measure_workbench.py
   root.restarts = 0;
   function restart() {
     python?.terminate();
@@ -694,7 +864,7 @@ function page() {
     delete root.dataset.stage;
     python.onmessage = ({ data }) => {
       if (data.stage !== undefined) {
-        root.timings[STAGES[data.stage]] ??= Math.round(performance.now());  // ms since the page opened
+        root.timings[STAGES[data.stage]] ??= Math.round(performance.now());
         progress.value = data.stage;
         stageText.textContent = data.stage === STAGES.length - 1 ? "" : `${STAGES[data.stage]}…`;
         status.hidden = data.stage === STAGES.length - 1;
@@ -740,6 +910,7 @@ function page() {
   }
   function ask() {
     asked += 1;
+    root.timings["first question asked"] ??= Math.round(performance.now());
     const text = JSON.stringify({ [state.tab]: question() });
     const kept = state.kept[state.tab];
     results.classList.add("rr-wb-stale");
@@ -762,103 +933,12 @@ function page() {
     }, 300);
   }
 
-  // --- reading a description (an address or a file): each size before the work it bounds
-  class Refusal extends Error {}
-  // nesting counted in one pass over the text (brackets inside strings skipped), before
-  // JSON.parse, which would recurse as deep as the text nests
-  function depthOf(text) {
-    let depth = 0, deepest = 0, inString = false;
-    for (let i = 0; i < text.length; i += 1) {
-      const c = text.charCodeAt(i);
-      if (inString) {
-        if (c === 92) i += 1;  // a backslash: the next character is escaped
-        else if (c === 34) inString = false;
-      } else if (c === 34) inString = true;
-      else if (c === 91 || c === 123) deepest = Math.max(deepest, ++depth);
-      else if (c === 93 || c === 125) depth -= 1;
-    }
-    return deepest;
-  }
-  function parse(text, what, { bytes, depth } = DATA.limits) {
-    if (text.length > bytes) throw new Refusal(`${what} is too large: more than ${bytes} bytes`);
-    const deepest = depthOf(text);
-    if (deepest > depth) throw new Refusal(`${what} nests lists and objects ${deepest} deep, at most ${depth}`);
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new Refusal(`${what} is damaged: its description could not be read`);
-    }
-  }
-  // which tab a description is for, once its lists are within the limits
-  function checked(data, tab, what) {
-    const limits = DATA.limits;
-    if (!isRecord(data)) throw new Refusal(`${what} is damaged: it holds no description`);
-    const within = (count, most, things) => {
-      if (count > most) throw new Refusal(`${what} holds ${count} ${things}, at most ${most}`);
-    };
-    if (tab === "force") {
-      const commands = own(data, "commands");
-      if (!Array.isArray(commands)) throw new Refusal(`${what} is damaged: the force has no commands`);
-      within(commands.length, limits.commands, "commands");
-      within(commands.reduce((sum, command) => sum + list(own(command, "units")).length, 0), limits.units, "units");
-      const leaders = [own(data, "leaders"), ...commands.map((command) => own(command, "leaders"))];
-      within(leaders.reduce((sum, each) => sum + list(each).length, 0), limits.leaders, "leaders");
-    } else {
-      for (const role of ["attacker", "defender"]) {
-        const platoons = own(own(data, role), "platoons");
-        if (!Array.isArray(platoons)) throw new Refusal(`${what} is damaged: the ${role} has no platoons`);
-        within(platoons.length, limits.platoons, `${role} platoons`);
-      }
-    }
-    return data;
-  }
-
-  // --- the address: #v1.f.<payload> (a force) or #v1.b.<payload> (a battle), the payload
-  // base64url of deflate-raw of the JSON; with A kept, #v1.f.ab.<payload> of {"a": A,
-  // "b": B} (one stream: B compresses against A); a later version keeps reading v1 links
-  const VERSION = 1;
-  const LINK = /^#v(0|[1-9][0-9]{0,5})\.([fb])(\.ab)?\.([A-Za-z0-9_-]+)$/;
-  // two descriptions, each within the limits, in one object
-  const pairLimits = () => ({ bytes: 2 * DATA.limits.bytes + 16, depth: DATA.limits.depth + 1 });
   async function pack(text) {
     const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
     const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
     let binary = "";
     for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
     return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  }
-  // inflated a small piece at a time, and stopped as soon as it passes the byte limit
-  async function unpack(payload, what, most = DATA.limits.bytes) {
-    const damaged = new Refusal(`${what} is damaged: its description could not be read`);
-    let bytes;
-    try {
-      bytes = Uint8Array.from(atob(payload.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-    } catch {
-      throw damaged;
-    }
-    let offset = 0;
-    const pieces = new ReadableStream({
-      pull(controller) {
-        if (offset >= bytes.length) controller.close();
-        else controller.enqueue(bytes.subarray(offset, (offset += 1024)));
-      },
-    }, { highWaterMark: 0 });
-    const reader = pieces.pipeThrough(new DecompressionStream("deflate-raw")).getReader();
-    const chunks = [];
-    let size = 0;
-    try {
-      for (let read = await reader.read(); !read.done; read = await reader.read()) {
-        size += read.value.length;
-        if (size > most) {
-          reader.cancel();
-          throw new Refusal(`${what} is too large: it holds more than ${most} bytes`);
-        }
-        chunks.push(read.value);
-      }
-      return new TextDecoder("utf-8", { fatal: true }).decode(await new Blob(chunks).arrayBuffer());
-    } catch (error) {
-      throw error instanceof Refusal ? error : damaged;
-    }
   }
   const tooLong = el("span", { class: "rr-wb-msg rr-wb-too-long", role: "status", hidden: true });
   let writing = Promise.resolve();
@@ -879,30 +959,6 @@ function page() {
       tooLong.hidden = false;
     });
   }
-  // the description an address holds: null when it holds none (a heading's anchor, nothing)
-  const isLink = (hash) => /^#v[0-9]/.test(hash);
-  async function readAddress(hash) {
-    if (!isLink(hash)) return null;
-    const what = "this link";
-    // refused by its length alone, and left in the address as every refused link is (the
-    // page shows its refusal): leaving an address of megabytes costs Chromium itself up to
-    // a second of the main thread, paid only once the player changes the page
-    if (hash.length > DATA.limits.address) {
-      throw new Refusal(`${what} is too long: ${hash.length} characters, at most ${DATA.limits.address}`);
-    }
-    const match = LINK.exec(hash);
-    if (!match || Number(match[1]) < 1) throw new Refusal("this address is not a Workbench link (it should be #v1.f.… or #v1.b.…)");
-    if (Number(match[1]) > VERSION) throw new Refusal(`this link is from a newer version of the site (v${match[1]}); this page reads v${VERSION} links`);
-    const tab = match[2] === "f" ? "force" : "battle";
-    if (!match[3]) return { tab, data: checked(parse(await unpack(match[4], what), what), tab, what), kept: null };
-    const pair = parse(await unpack(match[4], what, pairLimits().bytes), what, pairLimits());
-    const [a, b] = [own(pair, "a"), own(pair, "b")];
-    for (const part of [a, b]) {  // each description within the limits of one
-      if (JSON.stringify(part ?? null).length > DATA.limits.bytes) throw new Refusal(`${what} is too large: a description holds more than ${DATA.limits.bytes} bytes`);
-    }
-    return { tab, data: checked(b, tab, what), kept: checked(a, tab, what) };
-  }
-
   // --- import and export: the force file the command line reads
   const importMessage = el("span", { class: "rr-wb-msg", id: "wb-import-msg", role: "alert", hidden: true });
   const fileInput = el("input", { type: "file", accept: ".json,application/json", hidden: true, "aria-describedby": "wb-import-msg" });
@@ -915,9 +971,9 @@ function page() {
     let tab, data;
     try {
       if (file.size > DATA.limits.bytes) throw new Refusal(`${what} is too large: ${file.size} bytes, at most ${DATA.limits.bytes}`);
-      data = parse(await file.text(), what);
+      data = parse(await file.text(), what, DATA.limits);
       tab = Array.isArray(own(data, "commands")) || !isRecord(own(data, "attacker")) ? "force" : "battle";
-      checked(data, tab, what);
+      checked(data, tab, what, DATA.limits);
     } catch (error) {
       importMessage.textContent = `file must be a force file as "rulesref cascade" reads it, or a battle: ${error.message}`;
       importMessage.hidden = false;
@@ -977,7 +1033,7 @@ function page() {
   async function open(hash) {
     let link;
     try {
-      link = await readAddress(hash);
+      link = await readAddress(hash, DATA.limits);
     } catch (error) {  // the form shows what it held before, and no number: nothing is asked
       if (!form.childElementCount) draw();
       results.replaceChildren();
@@ -1000,13 +1056,14 @@ function page() {
     const choices = root.dataset.choices;
     root.replaceChildren(tabs, status, keep, results, files, formMessage, form, summary);
     restart();
-    try {
-      DATA = await (await fetch(choices)).json();
+    try {  // asked for by the page's first script (docs/workbench.md), else now
+      DATA = JSON.parse(await (root.choices ?? fetch(choices).then((response) => response.text())));
     } catch (error) {
       stageText.textContent = `The Workbench's data could not be loaded: ${error.message}`;
       root.dataset.failed = "true";
       return;
     }
+    root.timings["data read"] = Math.round(performance.now());
     state.force = structuredClone(DATA.samples.force);
     state.battle = structuredClone(DATA.samples.battle);
     // a link the page's first script took from the address before Material's could read it
