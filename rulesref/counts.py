@@ -26,14 +26,17 @@ big integer, a fixed number of bytes per coefficient, so that one GMP multiplica
 (through gmpy2) makes the whole product (one Python multiplication where gmpy2 is missing).
 """
 
+from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, Rounded, localcontext
 from functools import cached_property
 from itertools import accumulate
 from operator import mul
+from typing import Generic, TypeVar
 
-from rulesref.exact import mpz
+from rulesref.exact import decimal_number, decimal_text, gmp, mpz
 
 __all__ = [
     "Counts",
@@ -121,47 +124,138 @@ def product(counts: Sequence[Counts], top: int | None = None) -> Counts:
 # counting code that works on them directly.
 
 Polynomial = Sequence[int]
+Packed = TypeVar("Packed", int, Decimal)
 
 
-def _pack(coefficients: Iterable[int], width: int) -> int:
-    """The polynomial at x = 256**width: its coefficients side by side, `width` bytes each."""
-    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in coefficients), "little")
+class _Fields(ABC, Generic[Packed]):
+    """Kronecker substitution: a polynomial as one number, its value at x = base**width,
+    each coefficient in a field of `width` places; the product of two numbers holds the
+    product of the polynomials, field by field, when no field overflows into the next."""
+
+    width: int
+
+    @abstractmethod
+    def pack(self, coefficients: Polynomial) -> Packed:
+        """The polynomial (coefficients not negative, each fitting a field) as a number."""
+
+    @abstractmethod
+    def unpack(self, number: Packed, length: int) -> list[int]:
+        """The first `length` fields of a number `pack` could have made."""
+
+    @property
+    @abstractmethod
+    def half(self) -> int:
+        """Half the largest field and one: the offset of `signed_product`'s fields."""
+
+    def product(self, a: Polynomial, b: Polynomial) -> list[int]:
+        """The product of two polynomials (coefficients not negative)."""
+        with localcontext(_EXACT):
+            return self.unpack(self.pack(a) * self.pack(b), len(a) + len(b) - 1)
+
+    def signed_product(self, a: Polynomial, b: Polynomial) -> list[int]:
+        """The product of two polynomials with coefficients of any sign, none of the
+        product's as large as `half`: each field raised by `half`, so that none is negative
+        or borrows from the next."""
+        length = len(a) + len(b) - 1
+        with localcontext(_EXACT):
+            product = self.signed_pack(a) * self.signed_pack(b)
+            raised = product + self.pack([self.half] * length)
+        return [field - self.half for field in self.unpack(raised, length)]
+
+    def signed_pack(self, coefficients: Polynomial) -> Packed:
+        """`pack` for coefficients of any sign: their positive parts, less their negative
+        parts."""
+        with localcontext(_EXACT):
+            return self.pack([max(c, 0) for c in coefficients]) - self.pack(
+                [max(-c, 0) for c in coefficients]
+            )
+
+    def power(self, polynomial: Polynomial, n: int) -> list[int]:
+        """The polynomial (coefficients not negative) to the power `n` (1 at least)."""
+        with localcontext(_EXACT):
+            return self.unpack(self.pack(polynomial) ** n, (len(polynomial) - 1) * n + 1)
 
 
-def _unpack(number: int, width: int, length: int) -> list[int]:
-    raw = number.to_bytes(width * length, "little")
-    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+@dataclass(frozen=True)
+class _Bytes(_Fields[int]):
+    """Fields of `width` bytes, in one of GMP's (gmpy2's) integers, or Python's without it."""
+
+    width: int
+
+    @classmethod
+    def holding(cls, bits: int) -> "_Bytes":
+        """Fields wide enough for coefficients of `bits` bits, or a sign and `bits` bits."""
+        return cls(bits // 8 + 1)
+
+    def pack(self, coefficients: Polynomial) -> int:
+        raw = b"".join(c.to_bytes(self.width, "little") for c in coefficients)
+        return mpz(int.from_bytes(raw, "little"))
+
+    def unpack(self, number: int, length: int) -> list[int]:
+        raw = int(number).to_bytes(self.width * length, "little")
+        width = self.width
+        return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+
+    @property
+    def half(self) -> int:
+        return 1 << (8 * self.width - 1)
+
+
+@dataclass(frozen=True)
+class _Digits(_Fields[Decimal]):
+    """Fields of `width` decimal digits, in one of `decimal`'s numbers: libmpdec multiplies
+    long ones by a number-theoretic transform, far quicker than Python's own integers
+    (Karatsuba) on products of hundreds of thousands of digits. Each coefficient is
+    written in decimal and read back on its own: short numbers, and the long one is read
+    and written as its digits, without converting it."""
+
+    width: int
+
+    @classmethod
+    def holding(cls, bits: int) -> "_Digits":
+        """Fields wide enough for coefficients of `bits` bits, or a sign and `bits` bits:
+        one digit more than `bits` bits ever take (log10(2) < 0.30103)."""
+        return cls(bits * 30103 // 100_000 + 2)
+
+    def pack(self, coefficients: Polynomial) -> Decimal:
+        return Decimal("".join(decimal_text(c).zfill(self.width) for c in coefficients[::-1]))
+
+    def unpack(self, number: Decimal, length: int) -> list[int]:
+        text = str(number).zfill(self.width * length)  # the highest field first
+        width = self.width
+        return [decimal_number(text[i - width : i]) for i in range(len(text), 0, -width)]
+
+    @property
+    def half(self) -> int:
+        field: int = 10**self.width
+        return field // 2
+
+
+# Exact: any rounding raises rather than errs (no product comes near MAX_PREC digits)
+_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact, Rounded])
+# Without GMP, a product goes through decimal where that was quicker on the cascade's
+# products: of this many bits at least, its factors of this many coefficients at least
+# (each coefficient written in decimal and read back costs as its digits squared)
+_DECIMAL_BITS = 2**17
+_DECIMAL_FACTOR = 48
+
+
+def _fields(bits: int, length: int, shorter: int) -> _Fields[int] | _Fields[Decimal]:
+    """The fields for a product of `length` coefficients of up to `bits` bits (a sign
+    apart), whose shorter factor has `shorter` coefficients."""
+    if gmp() or bits * length < _DECIMAL_BITS or shorter < _DECIMAL_FACTOR:
+        return _Bytes.holding(bits)
+    return _Digits.holding(bits)
 
 
 def convolve(a: Polynomial, b: Polynomial) -> list[int]:
     """The product of two polynomials (not empty; coefficients of any sign), packed."""
-    if min(a) < 0 or min(b) < 0:
-        return _signed_convolve(a, b)
-    # a coefficient of the product is at most min(len) * max(a) * max(b): give it room
-    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
-    width = bits // 8 + 1
-    packed = mpz(_pack(a, width)) * mpz(_pack(b, width))
-    return _unpack(int(packed), width, len(a) + len(b) - 1)
-
-
-def _signed_convolve(a: Polynomial, b: Polynomial) -> list[int]:
-    """`convolve` with negative coefficients: packed with room for a sign, and each field
-    of the product raised by half a field, so that none is negative or borrows from the
-    next."""
+    # a coefficient of the product is at most min(len) * max|a| * max|b|: give it room
     bits = _size(a) + _size(b) + min(len(a), len(b)).bit_length()
-    width = bits // 8 + 1
-    length = len(a) + len(b) - 1
-    half = 1 << (8 * width - 1)
-    packed = mpz(_signed_pack(a, width)) * mpz(_signed_pack(b, width))
-    raised = int(packed) + _pack([half] * length, width)
-    return [field - half for field in _unpack(raised, width, length)]
-
-
-def _signed_pack(coefficients: Polynomial, width: int) -> int:
-    """`_pack` for coefficients of any sign: the field of a negative one holds it plus
-    256**width, which is then taken back from the field above."""
-    fields = _pack((c % (1 << 8 * width) for c in coefficients), width)
-    return fields - (_pack((c < 0 for c in coefficients), width) << 8 * width)
+    fields = _fields(bits, len(a) + len(b) - 1, min(len(a), len(b)))
+    if min(a) < 0 or min(b) < 0:
+        return fields.signed_product(a, b)
+    return fields.product(a, b)
 
 
 def _size(coefficients: Polynomial) -> int:
@@ -174,9 +268,9 @@ def power(polynomial: Polynomial, n: int) -> list[int]:
     if not n:
         return [1]
     # no coefficient of the power exceeds the polynomial at x = 1 to the power n
-    width = (sum(polynomial) ** n).bit_length() // 8 + 1
-    packed = mpz(_pack(polynomial, width)) ** n
-    return _unpack(int(packed), width, (len(polynomial) - 1) * n + 1)
+    bits = (sum(polynomial) ** n).bit_length()
+    length = (len(polynomial) - 1) * n + 1
+    return _fields(bits, length, length).power(polynomial, n)  # written and read once
 
 
 def times(a: Polynomial, b: Polynomial, top: int | None = None) -> list[int]:
