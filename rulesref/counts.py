@@ -23,7 +23,10 @@ print(coin.power(3).times(Counts.of_faces((-1, 0))))  # and a die of -1 or 0
 
 Products run on packed integers (Kronecker substitution): each polynomial packed into one
 big integer, a fixed number of bytes per coefficient, so that one GMP multiplication
-(through gmpy2) makes the whole product (one Python multiplication where gmpy2 is missing).
+(through gmpy2) makes the whole product. Where gmpy2 is missing (in the browser), a short
+product is one multiplication of Python's integers, and a long one a multiplication of
+`decimal`'s numbers, a fixed number of decimal digits per coefficient: libmpdec's
+transform is quicker there than Python's Karatsuba.
 """
 
 from abc import ABC, abstractmethod
@@ -139,28 +142,30 @@ class _Fields(ABC, Generic[Packed]):
         """The polynomial (coefficients not negative, each fitting a field) as a number."""
 
     @abstractmethod
-    def unpack(self, number: Packed, length: int) -> list[int]:
-        """The first `length` fields of a number `pack` could have made."""
+    def unpack(self, number: Packed, length: int, kept: range) -> list[int]:
+        """The fields `kept` of a number of `length` fields (not negative): only those
+        are read."""
 
     @property
     @abstractmethod
     def half(self) -> int:
         """Half the largest field and one: the offset of `signed_product`'s fields."""
 
-    def product(self, a: Polynomial, b: Polynomial) -> list[int]:
-        """The product of two polynomials (coefficients not negative)."""
+    def product(self, a: Polynomial, b: Polynomial, kept: range) -> list[int]:
+        """The coefficients `kept` of the product of two polynomials (coefficients not
+        negative)."""
         with localcontext(_EXACT):
-            return self.unpack(self.pack(a) * self.pack(b), len(a) + len(b) - 1)
+            return self.unpack(self.pack(a) * self.pack(b), len(a) + len(b) - 1, kept)
 
-    def signed_product(self, a: Polynomial, b: Polynomial) -> list[int]:
-        """The product of two polynomials with coefficients of any sign, none of the
-        product's as large as `half`: each field raised by `half`, so that none is negative
-        or borrows from the next."""
+    def signed_product(self, a: Polynomial, b: Polynomial, kept: range) -> list[int]:
+        """`product` for coefficients of any sign, none of the product's as large as
+        `half`: each field raised by `half`, so that none is negative or borrows from the
+        next."""
         length = len(a) + len(b) - 1
         with localcontext(_EXACT):
             product = self.signed_pack(a) * self.signed_pack(b)
             raised = product + self.pack([self.half] * length)
-        return [field - self.half for field in self.unpack(raised, length)]
+        return [field - self.half for field in self.unpack(raised, length, kept)]
 
     def signed_pack(self, coefficients: Polynomial) -> Packed:
         """`pack` for coefficients of any sign: their positive parts, less their negative
@@ -173,7 +178,8 @@ class _Fields(ABC, Generic[Packed]):
     def power(self, polynomial: Polynomial, n: int) -> list[int]:
         """The polynomial (coefficients not negative) to the power `n` (1 at least)."""
         with localcontext(_EXACT):
-            return self.unpack(self.pack(polynomial) ** n, (len(polynomial) - 1) * n + 1)
+            length = (len(polynomial) - 1) * n + 1
+            return self.unpack(self.pack(polynomial) ** n, length, range(length))
 
 
 @dataclass(frozen=True)
@@ -191,10 +197,10 @@ class _Bytes(_Fields[int]):
         raw = b"".join(c.to_bytes(self.width, "little") for c in coefficients)
         return mpz(int.from_bytes(raw, "little"))
 
-    def unpack(self, number: int, length: int) -> list[int]:
+    def unpack(self, number: int, length: int, kept: range) -> list[int]:
         raw = int(number).to_bytes(self.width * length, "little")
         width = self.width
-        return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+        return [int.from_bytes(raw[k * width : (k + 1) * width], "little") for k in kept]
 
     @property
     def half(self) -> int:
@@ -220,10 +226,10 @@ class _Digits(_Fields[Decimal]):
     def pack(self, coefficients: Polynomial) -> Decimal:
         return Decimal("".join(decimal_text(c).zfill(self.width) for c in coefficients[::-1]))
 
-    def unpack(self, number: Decimal, length: int) -> list[int]:
+    def unpack(self, number: Decimal, length: int, kept: range) -> list[int]:
         text = str(number).zfill(self.width * length)  # the highest field first
         width = self.width
-        return [decimal_number(text[i - width : i]) for i in range(len(text), 0, -width)]
+        return [decimal_number(text[(length - 1 - k) * width : (length - k) * width]) for k in kept]
 
     @property
     def half(self) -> int:
@@ -248,14 +254,18 @@ def _fields(bits: int, length: int, shorter: int) -> _Fields[int] | _Fields[Deci
     return _Digits.holding(bits)
 
 
-def convolve(a: Polynomial, b: Polynomial) -> list[int]:
-    """The product of two polynomials (not empty; coefficients of any sign), packed."""
+def convolve(a: Polynomial, b: Polynomial, start: int = 0, top: int | None = None) -> list[int]:
+    """The product of two polynomials (not empty; coefficients of any sign), packed: its
+    coefficients from degree `start` on, below degree `top` if given (only those are
+    unpacked)."""
     # a coefficient of the product is at most min(len) * max|a| * max|b|: give it room
     bits = _size(a) + _size(b) + min(len(a), len(b)).bit_length()
-    fields = _fields(bits, len(a) + len(b) - 1, min(len(a), len(b)))
+    length = len(a) + len(b) - 1
+    kept = range(length)[start:top]
+    fields = _fields(bits, length, min(len(a), len(b)))
     if min(a) < 0 or min(b) < 0:
-        return fields.signed_product(a, b)
-    return fields.product(a, b)
+        return fields.signed_product(a, b, kept)
+    return fields.product(a, b, kept)
 
 
 def _size(coefficients: Polynomial) -> int:
@@ -273,18 +283,19 @@ def power(polynomial: Polynomial, n: int) -> list[int]:
     return _fields(bits, length, length).power(polynomial, n)  # written and read once
 
 
-def times(a: Polynomial, b: Polynomial, top: int | None = None) -> list[int]:
-    """The product of two polynomials, below degree `top` if given."""
+def times(a: Polynomial, b: Polynomial, top: int | None = None, start: int = 0) -> list[int]:
+    """The product of two polynomials, from degree `start` on, below degree `top` if
+    given."""
     a, b = a[:top], b[:top]  # no coefficient from above `top` reaches below it
     if len(a) > len(b):
         a, b = b, a
     if not a:
         return []
     if len(a) == 1:  # a number: no packing
-        return [a[0] * term for term in b]
+        return [a[0] * term for term in b[start:]]
     if a.count(a[0]) == len(a):  # a number times 1 + x + ...: sums in a row
-        return [a[0] * total for total in _sliding(b, len(a))[:top]]
-    return convolve(a, b)[:top]
+        return [a[0] * total for total in _sliding(b, len(a))[start:top]]
+    return convolve(a, b, start, top)
 
 
 def _sliding(polynomial: Polynomial, width: int) -> list[int]:
@@ -383,7 +394,7 @@ def correlation(polynomial: Polynomial, values: Sequence[int], length: int) -> l
     width = len(polynomial)
     if width <= _SUMS_PER_COEFFICIENT:
         return [dot(polynomial, values[k : k + width]) for k in range(length)]
-    return times(polynomial[::-1], values)[width - 1 : width - 1 + length]
+    return times(polynomial[::-1], values, width - 1 + length, width - 1)
 
 
 # Windows: what a sum of totals needs of all the others, when the question is "below a bar".
@@ -434,7 +445,7 @@ class Window:
             return Window(
                 start, [dot(polynomial, sums[k::-1]) for k in range(start - low, top - low)]
             )
-        return Window(start, times(sums, polynomial)[start - low : top - low])
+        return Window(start, times(sums, polynomial, top - low, start - low))
 
 
 def windows_of_all_but_one(

@@ -7,9 +7,9 @@ fractions, prints them the same (`5/18`) and compares equal to sympy's. The `rul
 command starts that way; the Python API returns sympy Rationals.
 
 The counting modules take their big whole numbers' operations from here too (`mpz`,
-`divexact`, `gcd`, `remove`): GMP's through gmpy2, or Python's own where gmpy2 is missing
-(in the browser), which count the same, only slower. gmpy2 is imported when one of them
-is first used, not before.
+`divexact`, `gcd`, `remove`; `gmp` says which): GMP's through gmpy2, or Python's own where
+gmpy2 is missing (in the browser), which count the same, only slower. gmpy2 is imported
+when one of them is first used, not before.
 
 ```python
 from sympy import Rational as SympyRational
