@@ -142,6 +142,10 @@ class _Fields(ABC, Generic[Packed]):
         """The polynomial (coefficients not negative, each fitting a field) as a number."""
 
     @abstractmethod
+    def repeated(self, coefficient: int, length: int) -> Packed:
+        """`pack` of `length` times the same coefficient, written once."""
+
+    @abstractmethod
     def unpack(self, number: Packed, length: int, kept: range) -> list[int]:
         """The fields `kept` of a number of `length` fields (not negative): only those
         are read."""
@@ -164,7 +168,7 @@ class _Fields(ABC, Generic[Packed]):
         length = len(a) + len(b) - 1
         with localcontext(_EXACT):
             product = self.signed_pack(a) * self.signed_pack(b)
-            raised = product + self.pack([self.half] * length)
+            raised = product + self.repeated(self.half, length)
         return [field - self.half for field in self.unpack(raised, length, kept)]
 
     def signed_pack(self, coefficients: Polynomial) -> Packed:
@@ -197,6 +201,9 @@ class _Bytes(_Fields[int]):
         raw = b"".join(c.to_bytes(self.width, "little") for c in coefficients)
         return mpz(int.from_bytes(raw, "little"))
 
+    def repeated(self, coefficient: int, length: int) -> int:
+        return mpz(int.from_bytes(coefficient.to_bytes(self.width, "little") * length, "little"))
+
     def unpack(self, number: int, length: int, kept: range) -> list[int]:
         raw = int(number).to_bytes(self.width * length, "little")
         width = self.width
@@ -225,6 +232,9 @@ class _Digits(_Fields[Decimal]):
 
     def pack(self, coefficients: Polynomial) -> Decimal:
         return Decimal("".join(decimal_text(c).zfill(self.width) for c in coefficients[::-1]))
+
+    def repeated(self, coefficient: int, length: int) -> Decimal:
+        return Decimal(decimal_text(coefficient).zfill(self.width) * length)
 
     def unpack(self, number: Decimal, length: int, kept: range) -> list[int]:
         text = str(number).zfill(self.width * length)  # the highest field first
