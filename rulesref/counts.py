@@ -297,12 +297,18 @@ def times(a: Polynomial, b: Polynomial, top: int | None = None, start: int = 0) 
     """The product of two polynomials, from degree `start` on, below degree `top` if
     given."""
     a, b = a[:top], b[:top]  # no coefficient from above `top` reaches below it
+    # nor one of `a` below `start` less the degree of `b` up to `start`, and the same of `b`
+    below_a, below_b = max(start - len(b) + 1, 0), max(start - len(a) + 1, 0)
+    if below_a or below_b:  # each cut, the product's degrees drop by both cuts
+        a, b, start = a[below_a:], b[below_b:], start - below_a - below_b
+        top = None if top is None else max(top - below_a - below_b, 0)
+        a, b = a[:top], b[:top]
     if len(a) > len(b):
         a, b = b, a
     if not a:
         return []
     if len(a) == 1:  # a number: no packing
-        return [a[0] * term for term in b[start:]]
+        return [a[0] * term for term in b[start:top]]
     if a.count(a[0]) == len(a):  # a number times 1 + x + ...: sums in a row
         return [a[0] * total for total in _sliding(b, len(a))[start:top]]
     return convolve(a, b, start, top)

@@ -154,6 +154,16 @@ def test_products_in_bytes_and_in_digits_are_the_schoolbook_product(pair, start,
             assert fields.product(a, b, kept) == expected, fields
 
 
+@given(signed(40, 30), signed(40, 30), st.integers(0, 70), st.integers(0, 70) | st.none())
+@example([1, 2, 3], [1] * 10, 11, None).via("only the top of the longer one reaches")
+@example([1, 2, 3], [4, 5, 6, 7], 4, 5).via("both cut from below")
+@example([1, 2, 3], [2, 2], 1, 3).via("a number times 1 + x, cut")
+@example([1] * 5, [7], 2, 4).via("a number, cut")
+def test_times_from_start_below_top_is_that_window_of_the_product(a, b, start, top):
+    """Only the coefficients that reach the window take part (cut from above and below)."""
+    assert times(a, b, top, start) == _schoolbook(a, b)[start:top]
+
+
 @settings(max_examples=20)
 @given(st.lists(st.integers(0, 2**64), min_size=1, max_size=8), st.integers(1, 40))
 def test_powers_in_digits_are_powers_in_bytes(polynomial, n):
