@@ -139,7 +139,16 @@ def digits(number: int) -> int:
 
 
 def decimal_text(number: int) -> str:
-    """A whole number >= 0 in decimal, however long: halves of it written apart."""
+    """A whole number >= 0 in decimal, however long (`str()` refuses more than 4,300
+    digits): halves of it written apart.
+
+    ```python
+    from rulesref.exact import decimal_text
+
+    print(decimal_text(10**5000)[:4], len(decimal_text(10**5000)))
+    #> 1000 5001
+    ```
+    """
     if number.bit_length() <= _STR_BITS:
         return str(number)
     half = digits(number) // 2
