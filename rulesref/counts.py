@@ -23,17 +23,23 @@ print(coin.power(3).times(Counts.of_faces((-1, 0))))  # and a die of -1 or 0
 
 Products run on packed integers (Kronecker substitution): each polynomial packed into one
 big integer, a fixed number of bytes per coefficient, so that one GMP multiplication
-(through gmpy2) makes the whole product (one Python multiplication where gmpy2 is missing).
+(through gmpy2) makes the whole product. Where gmpy2 is missing (in the browser), a short
+product is one multiplication of Python's integers, and a long one a multiplication of
+`decimal`'s numbers, a fixed number of decimal digits per coefficient: libmpdec's
+transform is quicker there than Python's Karatsuba.
 """
 
+from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, Rounded, localcontext
 from functools import cached_property
 from itertools import accumulate
 from operator import mul
+from typing import Generic, TypeVar
 
-from rulesref.exact import mpz
+from rulesref.exact import decimal_number, decimal_text, gmp, mpz
 
 __all__ = [
     "Counts",
@@ -121,47 +127,155 @@ def product(counts: Sequence[Counts], top: int | None = None) -> Counts:
 # counting code that works on them directly.
 
 Polynomial = Sequence[int]
+Packed = TypeVar("Packed", int, Decimal)
 
 
-def _pack(coefficients: Iterable[int], width: int) -> int:
-    """The polynomial at x = 256**width: its coefficients side by side, `width` bytes each."""
-    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in coefficients), "little")
+class _Fields(ABC, Generic[Packed]):
+    """Kronecker substitution: a polynomial as one number, its value at x = base**width,
+    each coefficient in a field of `width` places; the product of two numbers holds the
+    product of the polynomials, field by field, when no field overflows into the next."""
+
+    width: int
+
+    @abstractmethod
+    def pack(self, coefficients: Polynomial) -> Packed:
+        """The polynomial (coefficients not negative, each fitting a field) as a number."""
+
+    @abstractmethod
+    def repeated(self, coefficient: int, length: int) -> Packed:
+        """`pack` of `length` times the same coefficient, written once."""
+
+    @abstractmethod
+    def unpack(self, number: Packed, length: int, kept: range) -> list[int]:
+        """The fields `kept` of a number of `length` fields (not negative): only those
+        are read."""
+
+    @property
+    @abstractmethod
+    def half(self) -> int:
+        """Half the largest field and one: the offset of `signed_product`'s fields."""
+
+    def product(self, a: Polynomial, b: Polynomial, kept: range) -> list[int]:
+        """The coefficients `kept` of the product of two polynomials (coefficients not
+        negative)."""
+        with localcontext(_EXACT):
+            return self.unpack(self.pack(a) * self.pack(b), len(a) + len(b) - 1, kept)
+
+    def signed_product(self, a: Polynomial, b: Polynomial, kept: range) -> list[int]:
+        """`product` for coefficients of any sign, none of the product's as large as
+        `half`: each field raised by `half`, so that none is negative or borrows from the
+        next."""
+        length = len(a) + len(b) - 1
+        with localcontext(_EXACT):
+            product = self.signed_pack(a) * self.signed_pack(b)
+            raised = product + self.repeated(self.half, length)
+        return [field - self.half for field in self.unpack(raised, length, kept)]
+
+    def signed_pack(self, coefficients: Polynomial) -> Packed:
+        """`pack` for coefficients of any sign: their positive parts, less their negative
+        parts."""
+        with localcontext(_EXACT):
+            return self.pack([max(c, 0) for c in coefficients]) - self.pack(
+                [max(-c, 0) for c in coefficients]
+            )
+
+    def power(self, polynomial: Polynomial, n: int) -> list[int]:
+        """The polynomial (coefficients not negative) to the power `n` (1 at least)."""
+        with localcontext(_EXACT):
+            length = (len(polynomial) - 1) * n + 1
+            return self.unpack(self.pack(polynomial) ** n, length, range(length))
 
 
-def _unpack(number: int, width: int, length: int) -> list[int]:
-    raw = number.to_bytes(width * length, "little")
-    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+@dataclass(frozen=True)
+class _Bytes(_Fields[int]):
+    """Fields of `width` bytes, in one of GMP's (gmpy2's) integers, or Python's without it."""
+
+    width: int
+
+    @classmethod
+    def holding(cls, bits: int) -> "_Bytes":
+        """Fields wide enough for coefficients of `bits` bits, or a sign and `bits` bits."""
+        return cls(bits // 8 + 1)
+
+    def pack(self, coefficients: Polynomial) -> int:
+        raw = b"".join(c.to_bytes(self.width, "little") for c in coefficients)
+        return mpz(int.from_bytes(raw, "little"))
+
+    def repeated(self, coefficient: int, length: int) -> int:
+        return mpz(int.from_bytes(coefficient.to_bytes(self.width, "little") * length, "little"))
+
+    def unpack(self, number: int, length: int, kept: range) -> list[int]:
+        raw = int(number).to_bytes(self.width * length, "little")
+        width = self.width
+        return [int.from_bytes(raw[k * width : (k + 1) * width], "little") for k in kept]
+
+    @property
+    def half(self) -> int:
+        return 1 << (8 * self.width - 1)
 
 
-def convolve(a: Polynomial, b: Polynomial) -> list[int]:
-    """The product of two polynomials (not empty; coefficients of any sign), packed."""
-    if min(a) < 0 or min(b) < 0:
-        return _signed_convolve(a, b)
-    # a coefficient of the product is at most min(len) * max(a) * max(b): give it room
-    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
-    width = bits // 8 + 1
-    packed = mpz(_pack(a, width)) * mpz(_pack(b, width))
-    return _unpack(int(packed), width, len(a) + len(b) - 1)
+@dataclass(frozen=True)
+class _Digits(_Fields[Decimal]):
+    """Fields of `width` decimal digits, in one of `decimal`'s numbers: libmpdec multiplies
+    long ones by a number-theoretic transform, far quicker than Python's own integers
+    (Karatsuba) on products of hundreds of thousands of digits. Each coefficient is
+    written in decimal and read back on its own: short numbers, and the long one is read
+    and written as its digits, without converting it."""
+
+    width: int
+
+    @classmethod
+    def holding(cls, bits: int) -> "_Digits":
+        """Fields wide enough for coefficients of `bits` bits, or a sign and `bits` bits:
+        one digit more than `bits` bits ever take (log10(2) < 0.30103)."""
+        return cls(bits * 30103 // 100_000 + 2)
+
+    def pack(self, coefficients: Polynomial) -> Decimal:
+        return Decimal("".join(decimal_text(c).zfill(self.width) for c in coefficients[::-1]))
+
+    def repeated(self, coefficient: int, length: int) -> Decimal:
+        return Decimal(decimal_text(coefficient).zfill(self.width) * length)
+
+    def unpack(self, number: Decimal, length: int, kept: range) -> list[int]:
+        text = str(number).zfill(self.width * length)  # the highest field first
+        width = self.width
+        return [decimal_number(text[(length - 1 - k) * width : (length - k) * width]) for k in kept]
+
+    @property
+    def half(self) -> int:
+        field: int = 10**self.width
+        return field // 2
 
 
-def _signed_convolve(a: Polynomial, b: Polynomial) -> list[int]:
-    """`convolve` with negative coefficients: packed with room for a sign, and each field
-    of the product raised by half a field, so that none is negative or borrows from the
-    next."""
+# Exact: any rounding raises rather than errs (no product comes near MAX_PREC digits)
+_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact, Rounded])
+# Without GMP, a product goes through decimal where that was quicker on the cascade's
+# products: of this many bits at least, its factors of this many coefficients at least
+# (each coefficient written in decimal and read back costs as its digits squared)
+_DECIMAL_BITS = 2**17
+_DECIMAL_FACTOR = 48
+
+
+def _fields(bits: int, length: int, shorter: int) -> _Fields[int] | _Fields[Decimal]:
+    """The fields for a product of `length` coefficients of up to `bits` bits (a sign
+    apart), whose shorter factor has `shorter` coefficients."""
+    if gmp() or bits * length < _DECIMAL_BITS or shorter < _DECIMAL_FACTOR:
+        return _Bytes.holding(bits)
+    return _Digits.holding(bits)
+
+
+def convolve(a: Polynomial, b: Polynomial, start: int = 0, top: int | None = None) -> list[int]:
+    """The product of two polynomials (not empty; coefficients of any sign), packed: its
+    coefficients from degree `start` on, below degree `top` if given (only those are
+    unpacked)."""
+    # a coefficient of the product is at most min(len) * max|a| * max|b|: give it room
     bits = _size(a) + _size(b) + min(len(a), len(b)).bit_length()
-    width = bits // 8 + 1
     length = len(a) + len(b) - 1
-    half = 1 << (8 * width - 1)
-    packed = mpz(_signed_pack(a, width)) * mpz(_signed_pack(b, width))
-    raised = int(packed) + _pack([half] * length, width)
-    return [field - half for field in _unpack(raised, width, length)]
-
-
-def _signed_pack(coefficients: Polynomial, width: int) -> int:
-    """`_pack` for coefficients of any sign: the field of a negative one holds it plus
-    256**width, which is then taken back from the field above."""
-    fields = _pack((c % (1 << 8 * width) for c in coefficients), width)
-    return fields - (_pack((c < 0 for c in coefficients), width) << 8 * width)
+    kept = range(length)[start:top]
+    fields = _fields(bits, length, min(len(a), len(b)))
+    if min(a) < 0 or min(b) < 0:
+        return fields.signed_product(a, b, kept)
+    return fields.product(a, b, kept)
 
 
 def _size(coefficients: Polynomial) -> int:
@@ -174,23 +288,30 @@ def power(polynomial: Polynomial, n: int) -> list[int]:
     if not n:
         return [1]
     # no coefficient of the power exceeds the polynomial at x = 1 to the power n
-    width = (sum(polynomial) ** n).bit_length() // 8 + 1
-    packed = mpz(_pack(polynomial, width)) ** n
-    return _unpack(int(packed), width, (len(polynomial) - 1) * n + 1)
+    bits = (sum(polynomial) ** n).bit_length()
+    length = (len(polynomial) - 1) * n + 1
+    return _fields(bits, length, length).power(polynomial, n)  # written and read once
 
 
-def times(a: Polynomial, b: Polynomial, top: int | None = None) -> list[int]:
-    """The product of two polynomials, below degree `top` if given."""
+def times(a: Polynomial, b: Polynomial, top: int | None = None, start: int = 0) -> list[int]:
+    """The product of two polynomials, from degree `start` on, below degree `top` if
+    given."""
     a, b = a[:top], b[:top]  # no coefficient from above `top` reaches below it
+    # nor one of `a` below `start` less the degree of `b` up to `start`, and the same of `b`
+    below_a, below_b = max(start - len(b) + 1, 0), max(start - len(a) + 1, 0)
+    if below_a or below_b:  # each cut, the product's degrees drop by both cuts
+        a, b, start = a[below_a:], b[below_b:], start - below_a - below_b
+        top = None if top is None else max(top - below_a - below_b, 0)
+        a, b = a[:top], b[:top]
     if len(a) > len(b):
         a, b = b, a
     if not a:
         return []
     if len(a) == 1:  # a number: no packing
-        return [a[0] * term for term in b]
+        return [a[0] * term for term in b[start:top]]
     if a.count(a[0]) == len(a):  # a number times 1 + x + ...: sums in a row
-        return [a[0] * total for total in _sliding(b, len(a))[:top]]
-    return convolve(a, b)[:top]
+        return [a[0] * total for total in _sliding(b, len(a))[start:top]]
+    return convolve(a, b, start, top)
 
 
 def _sliding(polynomial: Polynomial, width: int) -> list[int]:
@@ -289,7 +410,7 @@ def correlation(polynomial: Polynomial, values: Sequence[int], length: int) -> l
     width = len(polynomial)
     if width <= _SUMS_PER_COEFFICIENT:
         return [dot(polynomial, values[k : k + width]) for k in range(length)]
-    return times(polynomial[::-1], values)[width - 1 : width - 1 + length]
+    return times(polynomial[::-1], values, width - 1 + length, width - 1)
 
 
 # Windows: what a sum of totals needs of all the others, when the question is "below a bar".
@@ -340,7 +461,7 @@ class Window:
             return Window(
                 start, [dot(polynomial, sums[k::-1]) for k in range(start - low, top - low)]
             )
-        return Window(start, times(sums, polynomial)[start - low : top - low])
+        return Window(start, times(sums, polynomial, top - low, start - low))
 
 
 def windows_of_all_but_one(

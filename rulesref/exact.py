@@ -7,9 +7,9 @@ fractions, prints them the same (`5/18`) and compares equal to sympy's. The `rul
 command starts that way; the Python API returns sympy Rationals.
 
 The counting modules take their big whole numbers' operations from here too (`mpz`,
-`divexact`, `gcd`, `remove`): GMP's through gmpy2, or Python's own where gmpy2 is missing
-(in the browser), which count the same, only slower. gmpy2 is imported when one of them
-is first used, not before.
+`divexact`, `gcd`, `remove`; `gmp` says which): GMP's through gmpy2, or Python's own where
+gmpy2 is missing (in the browser), which count the same, only slower. gmpy2 is imported
+when one of them is first used, not before.
 
 ```python
 from sympy import Rational as SympyRational
@@ -34,6 +34,7 @@ FRACTIONS = "RULESREF_FRACTIONS"  # the environment variable
 _LOG10_2 = 0.30102999566  # a little under log10(2): digits are estimated from bits, never over
 MAX_SHOWN_DIGITS = 100  # digits above and below the line of a fraction shown whole
 _STR_BITS = 10_000  # whole numbers str() writes (about 3,000 digits; it refuses past 4,300)
+_STR_DIGITS = 3_000  # and int() reads
 
 if TYPE_CHECKING or os.environ.get(FRACTIONS) != "1":
     from sympy import Rational
@@ -78,6 +79,7 @@ class _Operations(NamedTuple):
     divexact: Callable[[int, int], int]
     gcd: Callable[..., int]
     remove: Callable[[int, int], tuple[int, int]]
+    gmp: bool
 
 
 @cache
@@ -89,8 +91,13 @@ def _operations() -> _Operations:
     try:
         import gmpy2
     except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same
-        return _Operations(int, floordiv, math.gcd, _remove)  # floordiv: exact where asked
-    return _Operations(gmpy2.mpz, gmpy2.divexact, gmpy2.gcd, gmpy2.remove)
+        return _Operations(int, floordiv, math.gcd, _remove, gmp=False)  # floordiv: exact here
+    return _Operations(gmpy2.mpz, gmpy2.divexact, gmpy2.gcd, gmpy2.remove, gmp=True)
+
+
+def gmp() -> bool:
+    """Whether GMP (through gmpy2) makes the big whole numbers' operations."""
+    return _operations().gmp
 
 
 def mpz(number: int) -> int:
@@ -131,13 +138,40 @@ def digits(number: int) -> int:
     return count
 
 
-def _decimal(number: int) -> str:
-    """A whole number >= 0 in decimal, however long: halves of it written apart."""
+def decimal_text(number: int) -> str:
+    """A whole number >= 0 in decimal, however long (`str()` refuses more than 4,300
+    digits): halves of it written apart.
+
+    ```python
+    from rulesref.exact import decimal_text
+
+    print(decimal_text(10**5000)[:4], len(decimal_text(10**5000)))
+    #> 1000 5001
+    ```
+    """
     if number.bit_length() <= _STR_BITS:
         return str(number)
     half = digits(number) // 2
     high, low = divmod(number, 10**half)
-    return _decimal(high) + _decimal(low).zfill(half)
+    return decimal_text(high) + decimal_text(low).zfill(half)
+
+
+def decimal_number(text: str) -> int:
+    """The whole number a string of decimal digits writes, however long (`int()` refuses
+    more than 4,300): halves of it read apart.
+
+    ```python
+    from rulesref.exact import decimal_number, decimal_text
+
+    print(decimal_number("000120"), decimal_number(decimal_text(7**9000)) == 7**9000)
+    #> 120 True
+    ```
+    """
+    if len(text) <= _STR_DIGITS:
+        return int(text)
+    half = len(text) // 2
+    shift: int = 10**half
+    return decimal_number(text[:-half]) * shift + decimal_number(text[-half:])
 
 
 def fraction_text(p: Rational) -> str:
@@ -156,8 +190,8 @@ def fraction_text(p: Rational) -> str:
     """
     numerator, denominator = int(p.numerator), int(p.denominator)
     sign = "-" if numerator < 0 else ""
-    whole = sign + _decimal(abs(numerator))
-    return whole if denominator == 1 else f"{whole}/{_decimal(denominator)}"
+    whole = sign + decimal_text(abs(numerator))
+    return whole if denominator == 1 else f"{whole}/{decimal_text(denominator)}"
 
 
 def short_fraction(p: Rational) -> str:

@@ -1,21 +1,31 @@
 """Counts at an offset (`rulesref.counts`) against the schoolbook product of polynomials."""
 
-from hypothesis import example, given
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from rulesref import counts as counts_module
 from rulesref.counts import (
+    _DECIMAL_BITS,
+    _DECIMAL_FACTOR,
     Counts,
     Window,
+    _Bytes,
+    _Digits,
     all_but_one,
     binomial,
+    convolve,
     correlation,
     divided,
     dot,
     polynomial_product,
+    power,
     product,
     times,
     windows_of_all_but_one,
 )
+from rulesref.leadership import Command, Doctrine, Force, Leader, Unit
+from rulesref.odds.cascade import cascade_probabilities
 
 weights = st.lists(st.integers(0, 2**80), min_size=1, max_size=40).map(tuple)
 counts = st.builds(Counts, st.integers(-50, 50), weights)
@@ -113,6 +123,111 @@ def _schoolbook(a, b):
         for j, y in enumerate(b):
             result[i + j] += x * y
     return result
+
+
+def signed(bits: int, length: int) -> st.SearchStrategy[list[int]]:
+    """Coefficients of any sign, the largest of `bits` bits at most, an edge often."""
+    edge = st.sampled_from([0, 1, -1, 2**bits - 1, 1 - 2**bits])
+    return st.lists(edge | st.integers(1 - 2**bits, 2**bits - 1), min_size=1, max_size=length)
+
+
+@settings(max_examples=60)
+@given(
+    st.integers(0, 3000).flatmap(lambda bits: st.tuples(signed(bits, 60), signed(bits, 60))),
+    st.integers(-130, 130),
+    st.integers(-130, 130) | st.none(),
+)
+@example(([2**3000 - 1] * 60, [2**3000 - 1] * 60), 0, None).via("every field full")
+@example(([-(2**3000) + 1] * 60, [2**3000 - 1] * 60), 0, None).via("and as negative")
+@example(([0, 0, 1], [5]), 0, None).via("a product whose top fields are 0")
+@example(([1, 2, 3], [4, 5]), 1, 3).via("a window of the product")
+def test_products_in_bytes_and_in_digits_are_the_schoolbook_product(pair, start, stop):
+    """Kronecker substitution at x = 256**width and at x = 10**width: the fields just wide
+    enough (convolve's room), whatever the signs; any window of the product read alone."""
+    a, b = pair
+    bits = max(map(abs, a + b)).bit_length() * 2 + min(len(a), len(b)).bit_length()
+    kept = range(len(a) + len(b) - 1)[start:stop]
+    expected = _schoolbook(a, b)[start:stop]
+    for fields in (_Bytes.holding(bits), _Digits.holding(bits)):
+        assert fields.signed_product(a, b, kept) == expected, fields
+        if min(a) >= 0 and min(b) >= 0:
+            assert fields.product(a, b, kept) == expected, fields
+
+
+@given(signed(40, 30), signed(40, 30), st.integers(0, 70), st.integers(0, 70) | st.none())
+@example([1, 2, 3], [1] * 10, 11, None).via("only the top of the longer one reaches")
+@example([1, 2, 3], [4, 5, 6, 7], 4, 5).via("both cut from below")
+@example([1, 2, 3], [2, 2], 1, 3).via("a number times 1 + x, cut")
+@example([1] * 5, [7], 2, 4).via("a number, cut")
+def test_times_from_start_below_top_is_that_window_of_the_product(a, b, start, top):
+    """Only the coefficients that reach the window take part (cut from above and below)."""
+    assert times(a, b, top, start) == _schoolbook(a, b)[start:top]
+
+
+@settings(max_examples=20)
+@given(st.lists(st.integers(0, 2**64), min_size=1, max_size=8), st.integers(1, 40))
+def test_powers_in_digits_are_powers_in_bytes(polynomial, n):
+    if not any(polynomial):
+        polynomial = [*polynomial[:-1], 1]
+    bits = (sum(polynomial) ** n).bit_length()
+    assert _Digits.holding(bits).power(polynomial, n) == _Bytes.holding(bits).power(polynomial, n)
+
+
+def without_gmp(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """rulesref.counts as without gmpy2 (Python's products, decimal's for long ones); the
+    names of the fields each product takes."""
+    taken: list[str] = []
+    choose = counts_module._fields
+
+    def spied(bits: int, length: int, shorter: int) -> object:
+        fields = choose(bits, length, shorter)
+        taken.append(type(fields).__name__)
+        return fields
+
+    monkeypatch.setattr(counts_module, "gmp", lambda: False)
+    monkeypatch.setattr(counts_module, "_fields", spied)
+    return taken
+
+
+def test_without_gmp_long_products_go_through_decimal(monkeypatch):
+    """Either side of the bits and of the factors' length where decimal takes over, the
+    product is the schoolbook one."""
+    taken = without_gmp(monkeypatch)
+    bits = _DECIMAL_BITS // (3 * _DECIMAL_FACTOR)  # about the threshold with 2 factors
+    for shorter in (_DECIMAL_FACTOR - 1, _DECIMAL_FACTOR):
+        for width in (bits // 3, bits):
+            a = [(7**k) % 2**width - 2 ** (width - 1) for k in range(shorter)]
+            b = [(3**k) % 2**width for k in range(2 * shorter)]
+            assert convolve(a, b) == _schoolbook(a, b)
+            assert (
+                convolve(b, [abs(c) for c in a], 5, -5) == _schoolbook(b, [abs(c) for c in a])[5:-5]
+            )
+    assert taken == ["_Bytes"] * 6 + ["_Digits"] * 2
+    half = Counts(0, (1, 2, 3)).power(300)
+    assert tuple(power([1, 2, 3], 600)) == half.times(half).weights
+    assert taken[-1] == "_Digits"
+
+
+def test_a_cascade_through_decimal_products_is_the_cascade_through_gmp(monkeypatch):
+    """A re-roll-heavy force (ten re-rolls everywhere, three leaders riding in each
+    command's units), whose long products go through decimal without gmpy2: the same
+    answer, to the last digit."""
+    every = Doctrine(10)
+    commands, casualties = [], {}
+    for c in range(20):
+        squads = [Unit(f"u{c}.{k}", 10, 3 + k % 3, doctrine=every) for k in range(10)]
+        leaders = [
+            Leader(f"l{c}.{k}", 2 + (c + k) % 5, 1 + (3 * c + k) % 9, squads[k].name)
+            for k in range(3)
+        ]
+        commands.append(Command(f"c{c}", squads, leaders, every))
+        casualties |= {squad.name: 6 for squad in squads}
+    force = Force(commands, doctrine=every)
+    through_gmp = cascade_probabilities(force, casualties)
+    taken = without_gmp(monkeypatch)
+    assert cascade_probabilities(force, casualties) == through_gmp
+    assert taken.count("_Digits") >= 10
+    assert 0 < through_gmp.force_breaks < 1
 
 
 def fewer_than(c: Counts, units: int) -> int:

@@ -59,9 +59,8 @@ def main() -> None:
         runtime.mkdir()
         for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"):
             (runtime / name).symlink_to(entry / name)
-        fetch.lock(
-            json.loads((entry / fetch.LOCK).read_text())["info"], fetch.rulesref_wheel(runtime)
-        )
+        info = json.loads((entry / fetch.LOCK).read_text())["info"]
+        fetch.lock(info, fetch.rulesref_wheel(runtime), fetch.STDLIB.read_bytes())
         asked.write_text(json.dumps(questions()))
         whole = run(fetch.STDLIB, runtime, asked)
         if args.check:
