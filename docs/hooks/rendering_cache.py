@@ -14,8 +14,8 @@ wraps each so that its output is kept (`kept.Kept`) under a hash of all it is ma
 - **Search** (`.cache/search.json`): Material's search parsed every page's HTML into
   sections again. `SearchIndex.add_entry_from_context` keeps a page's entries under the
   search plugin's settings, the page's HTML, address, title, metadata (`search: boost`,
-  `exclude`, tags) and table of contents, and Material's version. The index itself is still written on every build from
-  every page's entries, in the pages' order.
+  `exclude`, tags) and table of contents, and Material's version. The index itself is
+  still written on every build from every page's entries, in the pages' order.
 """
 
 from importlib.metadata import version
