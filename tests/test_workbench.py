@@ -45,6 +45,29 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 B_COMPANY = json.loads((ROOT / "examples/b-company.json").read_text())
 
+
+def riding_leaders(commands: int) -> dict:
+    """Commands of ten units, three leaders riding in each, ten re-rolls everywhere: a
+    force whose long products go through `decimal` in the page (no gmpy2 there)."""
+    force: dict = {"commands": [], "casualties": {}, "doctrine": {"rerolls": 10}}
+    for c in range(commands):
+        units = [
+            {"name": f"u{c}.{n}", "starting": 10, "leadership": f"{3 + n % 3}+"}
+            | {"doctrine": {"rerolls": 10}}
+            for n in range(10)
+        ]
+        leaders = [
+            {"name": f"l{c}.{n}", "leadership": f"{2 + (c + n) % 5}+", "rank": 1 + (3 * c + n) % 9}
+            | {"unit": f"u{c}.{n}"}
+            for n in range(3)
+        ]
+        force["commands"].append(
+            {"name": f"c{c}", "units": units, "leaders": leaders, "doctrine": {"rerolls": 10}}
+        )
+        force["casualties"] |= {unit["name"]: 6 for unit in units}
+    return force
+
+
 # forces and battles the page must answer exactly as CPython does
 FORCES = {
     "b-company": B_COMPANY,
@@ -57,6 +80,7 @@ FORCES = {
         "prefer": ["Lt Ames"],
         "removed_figures_survive": True,
     },
+    "200 units, leaders riding, ten re-rolls: products through decimal": riding_leaders(20),
 }
 BATTLES = {
     "gun against infantry": {
