@@ -30,15 +30,21 @@ VIEWS = test_browser.VIEWS
 SERIOUS = {"serious", "critical"}
 
 
-def pages(site: Path) -> list[str]:
-    """The address of every page of the built site (not the redirects of old addresses)."""
-    found = []
+def page_files(site: Path) -> dict[str, Path]:
+    """The address and file of every page of the built site (not the redirects of old
+    addresses)."""
+    found = {}
     for html in sorted(site.rglob("*.html")):
         if 'http-equiv="refresh"' in html.read_text()[:2000]:
             continue
         address = "/" + html.relative_to(site).as_posix()
-        found.append(address.removesuffix("index.html"))
+        found[address.removesuffix("index.html")] = html
     return found
+
+
+def pages(site: Path) -> list[str]:
+    """The address of every page of the built site (not the redirects of old addresses)."""
+    return list(page_files(site))
 
 
 # The colours of a page, read in the browser: the luminance contrast of WCAG 2.2.
@@ -181,8 +187,7 @@ def code_tokens(site: Path) -> dict[str, set[str]]:
     """Each page with code and the kinds of token its code shows in words (Pygments'
     classes; not the spans of spaces alone)."""
     found = {}
-    for path in pages(site):
-        file = site / path.lstrip("/") / ("index.html" if path.endswith("/") else "")
+    for path, file in page_files(site).items():
         blocks = re.findall(r"<pre[^>]*>(.*?)</pre>", file.read_text(), re.S)
         tokens = [re.findall(r'<span class="(\w+)">([^<]*)<', block) for block in blocks]
         kinds = {kind for spans in tokens for kind, text in spans if text.strip()}
