@@ -300,6 +300,31 @@ def test_each_calculator_works_from_the_keyboard_alone(view, width, scheme):
     assert page.locator("#battle .rr-fraction").all_text_contents() != before
 
 
+def test_on_a_phone_tab_reaches_nothing_off_the_screen_until_the_drawer_is_opened(view):
+    """At 390 px the navigation drawer is off-screen until opened: Tab from the top reaches
+    the page's own links, never one of the drawer's unseen; opened, its links are reached
+    and seen."""
+    page = view("/rules/break-test/", 390, "dark")
+    reached = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        reached.append(
+            page.evaluate(
+                """() => { const e = document.activeElement, r = e.getBoundingClientRect();
+                   return {name: (e.textContent || e.name || "").trim().slice(0, 30),
+                           inside: r.right > 0 && r.left < innerWidth,
+                           drawer: !!e.closest(".md-sidebar--primary")}; }"""
+            )
+        )
+    assert all(each["inside"] for each in reached), reached
+    assert not any(each["drawer"] for each in reached), reached
+    page.click("label.md-header__button[for=__drawer]")
+    page.wait_for_timeout(400)  # its slide
+    home = page.locator(".md-sidebar--primary a", has_text="Home").first
+    home.focus()
+    assert page.evaluate("document.activeElement.getBoundingClientRect().left >= 0")
+
+
 # pages with pictures drawn by rulesref.views, the calculators' charts and the notebooks'
 PICTURES = (
     "/rules/leadership/",
