@@ -38,11 +38,10 @@ site: $(SITE_READY) workbench-assets
 	$(DOCS) build $(CONFIG) --strict --site-dir site
 
 # Spread over the machine's cores (pytest-xdist): the workers share one build of the site,
-# made in the background from the start; a module whose fixtures boot the Workbench runs
-# whole on one worker (its xdist_group), before the other tests of the site (the order
-# tests/conftest.py gives, kept).
+# made in the background from the start, and take the tests in the order tests/conftest.py
+# gives (those that need no site first, then the longest modules of the site).
 test: $(READY) /usr/bin/chromium workbench-assets
-	$(BIN)/pytest -n auto --dist loadgroup --no-loadscope-reorder
+	$(BIN)/pytest -n auto --dist load
 
 # The strict ProperDocs build and every published anchor, links and assets, alone.
 site-check: $(READY) workbench-assets

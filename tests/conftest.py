@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from playwright.sync_api import sync_playwright
 
 from rulesref import dice
 
@@ -53,17 +54,28 @@ def pytest_unconfigure(config):
         shutil.rmtree(os.environ.pop(BUILT_BY_THE_CONTROLLER), ignore_errors=True)
 
 
+# The modules of the built site whose tests take longest (worker seconds in a run of
+# `make test`: the Workbench's 260, the audit's 265 in parts of 20-30 s, the site offline's
+# 80 in one test of 65, the browser's 300), longest first: the short ones come last and
+# fill in, so no worker waits long on the other at the end.
+LONGEST_FIRST = (
+    "test_offline.py",
+    "test_a11y.py",
+    "test_browser_workbench.py",
+    "test_workbench.py",
+    "test_browser.py",
+)
+
+
 def pytest_collection_modifyitems(items):
-    """The tests of the built site run after all others, the modules kept on one worker
-    (`xdist_group`: the longest) first among them, in the order collected otherwise:
-    under pytest-xdist the site is built while the workers go on with the rest, and no
-    long module starts last (`make test` keeps this order: --no-loadscope-reorder)."""
-    items.sort(
-        key=lambda item: (
-            "site" in item.fixturenames,
-            item.get_closest_marker("xdist_group") is None,
-        )
-    )
+    """The tests that need no site run first (under pytest-xdist the site is built
+    meanwhile), then those of the site, the longest modules first (`make test` hands the
+    tests to the workers in this order: `--dist load`)."""
+
+    def rank(module: str) -> int:
+        return LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=lambda item: ("site" in item.fixturenames, rank(item.path.name)))
 
 
 @pytest.fixture(scope="session")
@@ -102,6 +114,80 @@ def base_url(site) -> str:
     when the browser accepts it (tools/serve_site.py)."""
     with serving(site) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless Chromium, one for each worker's whole run."""
+    from test_browser import CHROMIUM, FLAGS
+
+    assert CHROMIUM.exists(), "headless Chromium is needed: apt-get install chromium"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def _view_page(browser, width: int, scheme: str):
+    context = browser.new_context(
+        viewport={"width": width, "height": 900},
+        color_scheme=scheme,
+        permissions=["clipboard-read", "clipboard-write"],
+        service_workers="block",  # tests/test_offline.py covers the worker
+    )
+    return context.new_page()
+
+
+@pytest.fixture(scope="session")
+def _open_views(browser):
+    """One page for each width and colour scheme, kept open for the run and taken to each
+    address afresh: a page opened anew costs Chromium here about a processor-second more
+    than an open one loading its next address, and the test run is bound by the processor."""
+    pages: dict[tuple[int, str], object] = {}
+    yield pages
+    for page in pages.values():
+        page.context.close()
+
+
+# Until the page's own scripts have run ("load"), then what they draw from the data they
+# fetch (calculators, comparisons).
+LOADED = "[...document.querySelectorAll('[data-source]')].every((e) => e.dataset.ready)"
+
+
+@pytest.fixture
+def view(browser, base_url, _open_views):
+    """A page loaded afresh at a given width and colour scheme, the clipboard allowed; a
+    second page of the same width and scheme in one test is a page of its own."""
+    taken, own, listening = set(), [], []
+
+    def open_page(path: str, width: int, scheme: str, *, listeners: dict | None = None):
+        """`listeners`: the page's events to follow during this test, by name."""
+        key = (width, scheme)
+        if key in taken:
+            page = _view_page(browser, width, scheme)
+            own.append(page)
+        else:
+            taken.add(key)
+            if key not in _open_views or _open_views[key].is_closed():
+                _open_views[key] = _view_page(browser, width, scheme)
+            page = _open_views[key]
+        url = base_url + path
+        if page.url.partition("#")[0] == url.partition("#")[0]:
+            page.goto("about:blank")  # the same document would only move to the fragment
+        page.mouse.move(0, 0)  # no hover left over from the last test
+        for event, listener in (listeners or {}).items():
+            if (page, event, listener) not in listening:
+                page.on(event, listener)
+                listening.append((page, event, listener))
+        page.goto(url)
+        page.wait_for_function(LOADED)
+        return page
+
+    yield open_page
+    for page, event, listener in listening:
+        page.remove_listener(event, listener)
+    for page in own:
+        page.context.close()
 
 
 @pytest.fixture(autouse=True)

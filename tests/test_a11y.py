@@ -13,6 +13,7 @@ Each page's axe findings of every impact go to test-artifacts/axe/ for a person 
 
 import json
 import re
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,7 @@ from test_browser import ARTIFACTS, ready, shown
 from rulesref.break_test import break_test_probability
 from rulesref.leadership import leadership_test_probability
 
-# the browser tests' fixtures: Chromium, `view` a page (the built site served on 127.0.0.1,
-# `base_url`, comes from conftest.py)
-browser, view = test_browser.browser, test_browser.view
-VIEWS = test_browser.VIEWS
+VIEWS = list(product((390, 1280), ("light", "dark")))
 SERIOUS = {"serious", "critical"}
 
 
@@ -131,7 +129,7 @@ def settle(page, path: str) -> None:
 # every page at both widths and in both schemes: a phone in the dark, a desktop in the light
 # (the four pairings take twice as long; the heat cells and buttons are checked in both
 # schemes below)
-AUDITED = [(390, "dark"), (1280, "light")]
+AUDITED = test_browser.LAYOUTS
 # each pairing's pages in four parts, every fourth page each: the parts run side by side
 # when `make test` spreads the tests over the machine's cores
 PARTS = 4
@@ -147,7 +145,6 @@ def test_axe_finds_no_serious_violation_on_any_page(view, site, axe, width, sche
         found = axe_violations(page, axe)
         report[path] = found
         failures += [(path, v["id"], v["where"]) for v in found if v["impact"] in SERIOUS]
-        page.close()
     out = ARTIFACTS / "axe"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"axe-{width}-{scheme}-{part}.json").write_text(json.dumps(report, indent=1))
@@ -230,7 +227,6 @@ def test_every_colour_of_highlighted_code_has_the_contrast_of_wcag_aa(view, site
         )
         for key, contrast in found.items():  # the least on any page
             contrasts[key] = min(contrast, contrasts.get(key, contrast))
-        page.close()
     measured = {key.split(" ")[0] for key in contrasts}
     assert set().union(*kinds_of.values()) <= measured, "a kind of token not measured"
     low = {key: contrast for key, contrast in contrasts.items() if contrast < 4.5}

@@ -8,7 +8,6 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
 from sympy import Rational
 from test_tables import calculator_fractions
 
@@ -41,32 +40,20 @@ FLAGS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    assert CHROMIUM.exists(), "headless Chromium is needed: apt-get install chromium"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
-def visits(browser, base_url):
+def visits(view):
     """Opens pages at phone width, recording every request and every dialog."""
-    requests, dialogs, pages = [], [], []
+    requests, dialogs = [], []
+    recorders = {
+        "request": lambda request: requests.append(request.url),
+        "dialog": lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()),
+    }
 
     def visit(path: str, *, color_scheme: str = "light"):
-        page = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme=color_scheme)
-        page.on("request", lambda request: requests.append(request.url))
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-        page.goto(base_url + path)
-        pages.append(page)
-        return page
+        return view(path, 390, color_scheme, listeners=recorders)
 
     visit.requests, visit.dialogs = requests, dialogs
     yield visit
-    for page in pages:
-        page.close()
     hosts = {urlsplit(url).hostname for url in requests if not url.startswith("data:")}
     assert hosts <= {"127.0.0.1"}, f"requests to other hosts: {hosts}"
     assert not dialogs, f"a page opened a dialog: {dialogs}"
@@ -364,33 +351,13 @@ def test_pages_load_nothing_from_elsewhere_and_screenshots(visits):
     assert (ARTIFACTS / "calculators-390-dark.png").stat().st_size > 10_000
 
 
-VIEWS = list(product((390, 1280), ("light", "dark")))
+# For what the colour scheme cannot change (where things are, what fits, what is shown):
+# each width once, the two schemes between them, a phone in the dark and a desktop in the
+# light. The colours themselves are measured in both schemes (tests/test_a11y.py).
+LAYOUTS = [(390, "dark"), (1280, "light")]
 
 
-@pytest.fixture
-def view(browser, base_url):
-    """A page at a given width and colour scheme, the clipboard allowed."""
-    contexts = []
-
-    def open_page(path: str, width: int, scheme: str):
-        context = browser.new_context(
-            viewport={"width": width, "height": 900},
-            color_scheme=scheme,
-            permissions=["clipboard-read", "clipboard-write"],
-            service_workers="block",  # tests/test_offline.py covers the worker
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(base_url + path)
-        page.wait_for_load_state("networkidle")
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
-@pytest.mark.parametrize("width, scheme", VIEWS)
+@pytest.mark.parametrize("width, scheme", LAYOUTS)
 def test_the_break_test_table_fits_with_readable_text(view, width, scheme):
     """Leadership 2-10 by lost by 0-10, all visible without scrolling sideways, text at
     least 12 px; the same for the reform and d6 Leadership tables."""
@@ -446,7 +413,7 @@ def test_the_chain_of_command_fits_the_column_whole(view, width):
     assert found["inside"] and found["right"] <= 0.5 and found["page"] <= 0, found
 
 
-@pytest.mark.parametrize("width, scheme", VIEWS)
+@pytest.mark.parametrize("width, scheme", LAYOUTS)
 def test_no_code_above_the_first_table_of_an_odds_page(view, width, scheme):
     for path in ("/odds/break-test/", "/odds/leadership-test/", "/odds/campaign-battles/"):
         page = view(path, width, scheme)
@@ -515,7 +482,7 @@ def test_an_old_table_address_opens_its_tab(view):
     assert page.locator("#without-insane-courage").is_checked()
 
 
-@pytest.mark.parametrize("width, scheme", VIEWS)
+@pytest.mark.parametrize("width, scheme", LAYOUTS)
 def test_copy_link_copies_the_rule_address(view, width, scheme):
     page = view("/rules/break-test/", width, scheme)
     button = page.locator("#br-6 .rr-copy-link")
@@ -530,7 +497,7 @@ def test_copy_link_copies_the_rule_address(view, width, scheme):
     page.wait_for_url("**/rules/break-test/#br-6")
 
 
-@pytest.mark.parametrize("width, scheme", VIEWS)
+@pytest.mark.parametrize("width, scheme", LAYOUTS)
 def test_a_shared_calculator_address_opens_at_its_calculator(view, width, scheme):
     for query, calculator in [
         ("?reform.leadership=7&reform.lost_by=2", "reform"),
@@ -549,7 +516,7 @@ def test_a_shared_calculator_address_opens_at_its_calculator(view, width, scheme
     assert page.evaluate("location.hash") == "#reform-test"
 
 
-@pytest.mark.parametrize("width, scheme", VIEWS)
+@pytest.mark.parametrize("width, scheme", LAYOUTS)
 def test_no_glossary_underline_inside_headings(view, width, scheme):
     for path in ("/rules/break-test/", "/rules/leadership/", "/odds/break-test/"):
         page = view(path, width, scheme)

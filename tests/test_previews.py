@@ -3,7 +3,6 @@ words on hover and on keyboard focus (Escape closes it), and on a touch screen f
 small button after the link (docs/javascripts/site.js, words from r/index.json)."""
 
 import pytest
-from test_browser import browser  # noqa: F401  (its fixture)
 
 from rulesref.clauses import clause
 
@@ -15,7 +14,7 @@ def _preview_of(page) -> str:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_hover_and_focus_preview_the_linked_rule(browser, base_url, scheme):  # noqa: F811
+def test_hover_and_focus_preview_the_linked_rule(browser, base_url, scheme):
     page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     page.goto(base_url + "/rules/break-test/")
     link = page.locator("#br-1 ~ p a[href='#br-c5']").first
@@ -30,7 +29,7 @@ def test_hover_and_focus_preview_the_linked_rule(browser, base_url, scheme):  # 
     page.close()
 
 
-def test_a_touch_screen_previews_from_a_small_button(browser, base_url):  # noqa: F811
+def test_a_touch_screen_previews_from_a_small_button(browser, base_url):
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
         is_mobile=True,

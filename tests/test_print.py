@@ -6,7 +6,6 @@ import re
 
 import pytest
 from sympy import Rational
-from test_browser import browser  # noqa: F401 (its fixture)
 
 from rulesref.clauses import CLAUSES
 from rulesref.tables import break_test_table, leadership_test_table
@@ -33,7 +32,7 @@ def _pages_of(pdf: bytes) -> int:
 
 
 @pytest.fixture(params=["light", "dark"])
-def printed(request, browser, base_url):  # noqa: F811
+def printed(request, browser, base_url):
     """Opens a page in the reader's colour scheme, as printing sees it."""
     opened = []
 

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sympy import Rational
-from test_browser import browser  # noqa: F401 (its fixture)
 
 from rulesref.break_test import MAX_LEADERSHIP, MAX_LOST_BY, break_test_probability
 from rulesref.cli import main
@@ -403,7 +402,7 @@ def test_bad_questions_on_the_command_line_are_one_line_and_status_2(capsys, arg
 
 
 @pytest.fixture
-def questions_page(browser, base_url):  # noqa: F811
+def questions_page(browser, base_url):
     context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     page = context.new_page()
 
@@ -532,7 +531,7 @@ def test_the_page_answers_how_many_rerolls_are_needed_as_the_api_does(questions_
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_d6_comparison_by_keyboard_and_address(browser, base_url, width):  # noqa: F811
+def test_the_d6_comparison_by_keyboard_and_address(browser, base_url, width):
     """Keyboard only: Tab to B's Leadership, type, and the answer and the address follow;
     the address opens the same comparison; axe-core's checks run in tests/test_a11y.py."""
     context = browser.new_context(viewport={"width": width, "height": 900}, service_workers="block")
@@ -568,7 +567,7 @@ def _cell_shown(page, found) -> list[str]:
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_inverse_answers_name_their_tables_row_by_keyboard(browser, base_url, width):  # noqa: F811
+def test_the_inverse_answers_name_their_tables_row_by_keyboard(browser, base_url, width):
     """Keyboard only: ask for the least Leadership (and the fewest re-rolls), Tab to the
     row the answer names, Enter: the odds page opens that table, whose cell there holds
     the exact fraction the answer shows."""

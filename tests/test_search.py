@@ -4,7 +4,6 @@ means first, with a clean title and a prose preview (docs/hooks/pages.py)."""
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_browser import browser  # noqa: F401  (its fixture)
 
 # (what a player types, the rule or page it must find first; several when each would do)
 QUERIES = [
@@ -53,7 +52,7 @@ FIRST_FOUND = """() => {
 }"""
 
 
-def _searcher(browser, base_url, width: int):  # noqa: F811
+def _searcher(browser, base_url, width: int):
     """Types into the site's search box, as a player does, at a given width."""
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(base_url + "/")
@@ -90,14 +89,14 @@ def _searcher(browser, base_url, width: int):  # noqa: F811
 
 
 @pytest.fixture(scope="module")
-def search(browser, base_url):  # noqa: F811
+def search(browser, base_url):
     page, first = _searcher(browser, base_url, 1280)
     yield first
     page.close()
 
 
 @pytest.fixture(scope="module")
-def phone_search(browser, base_url):  # noqa: F811
+def phone_search(browser, base_url):
     page, first = _searcher(browser, base_url, 390)
     yield first
     page.close()
