@@ -32,24 +32,19 @@ def _pages_of(pdf: bytes) -> int:
 
 
 @pytest.fixture(params=["light", "dark"])
-def printed(request, browser, base_url):
-    """Opens a page in the reader's colour scheme, as printing sees it."""
+def printed(request, view):
+    """Opens a page in the reader's colour scheme, as printing sees it (a test asks for
+    print media itself)."""
     opened = []
 
     def open_page(address: str):
-        context = browser.new_context(
-            viewport={"width": 1280, "height": 900},
-            color_scheme=request.param,
-            service_workers="block",  # the offline tests cover the worker
-        )
-        page = context.new_page()
-        page.goto(f"{base_url}/{address}")
-        opened.append(context)
+        page = view(f"/{address}", 1280, request.param)
+        opened.append(page)
         return page
 
     yield open_page
-    for context in opened:
-        context.close()
+    for page in opened:
+        page.emulate_media(media="null")  # no media emulated: the page is kept for others
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])

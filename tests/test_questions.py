@@ -402,17 +402,13 @@ def test_bad_questions_on_the_command_line_are_one_line_and_status_2(capsys, arg
 
 
 @pytest.fixture
-def questions_page(browser, base_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
-    page = context.new_page()
-
+def questions_page(view):
     def open_at(query: str = ""):
-        page.goto(f"{base_url}/tools/calculators/{query}#compare")
+        page = view(f"/tools/calculators/{query}#compare", 390, "light")
         page.wait_for_selector("#rr-questions[data-ready=true]")
         return page
 
-    yield open_at
-    context.close()
+    return open_at
 
 
 def _shown(page, part: str) -> str:
