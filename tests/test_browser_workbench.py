@@ -161,7 +161,8 @@ def bench(context, server):
 
 @pytest.fixture(scope="module")
 def shared_page(context, server):
-    """One Workbench, answered once, for the links pasted into its address."""
+    """One Workbench, answered once, for the tests that are not about a page opened
+    afresh: each moves it to its description by the address (`shown_at`) or the form."""
     page = context.new_page()
     page.goto(server)
     page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
@@ -212,6 +213,15 @@ def set_hash(page, fragment: str) -> None:
     )
 
 
+def shown_at(page, fragment: str) -> dict:
+    """The answer of a page moved to `fragment` by its address, as a link pasted into it
+    (`#` first: the same link again is a change too)."""
+    page.evaluate("location.hash = '#'")
+    before = answered(page)
+    set_hash(page, fragment)
+    return next_answer(page, before)
+
+
 BLOCKS: dict[str, float] = {}  # each test's measure, written to test-artifacts/ at the end
 
 
@@ -227,16 +237,36 @@ def least_of(tries: int, measure) -> float:
     return least
 
 
-def answered_at(browser, address: str, width: int, scheme: str):
-    """A fresh page of the Workbench at `address`, `width` px wide in `scheme`, once Python
-    has answered (close its context when done)."""
-    context = browser.new_context(
-        viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
-    )
-    page = context.new_page()
-    page.goto(address)
-    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
-    return page
+@pytest.fixture(scope="module")
+def viewed(browser, context, server):
+    """The Workbench `width` px wide in `scheme`, opened once per width and scheme (at B
+    Company) and answered, for the tests of what a page shows at a size: each moves it to
+    its description by the address. Light is the module's context; dark one of its own
+    (Material reads the system scheme at load, and keeps it)."""
+    contexts = {"light": context}
+    pages = {}
+
+    def view(width: int, scheme: str):
+        if (width, scheme) not in pages:
+            if scheme not in contexts:
+                contexts[scheme] = browser.new_context(
+                    viewport={"width": width, "height": 900},
+                    color_scheme=scheme,
+                    service_workers="block",
+                )
+            page = contexts[scheme].new_page()
+            page.set_viewport_size({"width": width, "height": 900})
+            page.goto(server + fragment_of("force", B_COMPANY))
+            page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+            pages[width, scheme] = page
+        return pages[width, scheme]
+
+    yield view
+    for page in pages.values():
+        page.close()
+    for opened in contexts.values():
+        if opened is not context:
+            opened.close()
 
 
 def shows_no_number(page) -> bool:
@@ -517,7 +547,9 @@ def test_an_address_that_cannot_be_answered_opens_with_the_field_marked(
     assert least_of(3, opened) < BLOCK_MS
 
 
-def test_a_unit_named_proto_keeps_its_casualties_and_constructor_shows_what_was_typed(bench):
+def test_a_unit_named_proto_keeps_its_casualties_and_constructor_shows_what_was_typed(
+    shared_page,
+):
     """Names are data: the casualties typed for "__proto__" reach rulesref; the field of
     "constructor" shows what the description holds (nothing), then what was typed."""
     force = {
@@ -532,7 +564,8 @@ def test_a_unit_named_proto_keeps_its_casualties_and_constructor_shows_what_was_
             }
         ],
     }
-    page = bench(fragment_of("force", force))
+    page = shared_page
+    shown_at(page, fragment_of("force", force))
     lost = page.locator("""[data-path='["casualties","constructor"]']""")
     assert lost.input_value() == ""
     proto = page.locator("""[data-path='["casualties","__proto__"]']""")
@@ -549,7 +582,7 @@ def test_a_unit_named_proto_keeps_its_casualties_and_constructor_shows_what_was_
     assert page.evaluate("Object.getPrototypeOf({}) === Object.prototype && !('6' in {})")
 
 
-def test_a_non_character_in_a_name_never_breaks_the_chart(bench):
+def test_a_non_character_in_a_name_never_breaks_the_chart(shared_page):
     """U+FFFE (which XML refuses) in a unit's name: rulesref refuses the name beside its
     field, or the chart is drawn with the character replaced; never an XML error box."""
     force = {
@@ -557,8 +590,9 @@ def test_a_non_character_in_a_name_never_breaks_the_chart(bench):
             {"name": "P", "units": [{"name": "A\ufffeB", "starting": 10, "leadership": "4+"}]}
         ]
     }
-    page = bench(fragment_of("force", {**force, "casualties": {"A\ufffeB": 6}}))
-    error = shown_answer(page).get("error")
+    page = shared_page
+    opened = shown_at(page, fragment_of("force", {**force, "casualties": {"A\ufffeB": 6}}))
+    error = opened.get("error")
     if error:
         assert error["path"][-1] == "name", error
         assert marked(page, error["path"])
@@ -579,12 +613,19 @@ NOT_DRAWINGS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def without_python(browser):
+    """A context of its own for pages whose Python is never fetched: none is kept in it."""
+    opened = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    yield opened
+    opened.close()
+
+
 @pytest.mark.parametrize("html", NOT_DRAWINGS)
-def test_a_chart_that_is_not_a_drawing_is_left_out(browser, server, html):
+def test_a_chart_that_is_not_a_drawing_is_left_out(without_python, server, html):
     """The page takes only a drawing into itself: a first answer whose chart holds a
     handler, a link or another element is said not drawable, and nothing of it runs."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
-    page = context.new_page()
+    page = without_python.new_page()
 
     def tampered(route):
         data = route.fetch().json()
@@ -598,10 +639,10 @@ def test_a_chart_that_is_not_a_drawing_is_left_out(browser, server, html):
     assert "could not be drawn" in page.inner_text(".rr-wb-results")
     assert page.locator(".rr-wb-results :is(svg, img, image, a)").count() == 0
     assert page.evaluate("window.pwned") is None
-    context.close()
+    page.close()
 
 
-def test_a_chain_of_command_too_large_to_draw_is_left_out_saying_so(bench):
+def test_a_chain_of_command_too_large_to_draw_is_left_out_saying_so(shared_page):
     """The page's cap on big pictures holds for the tree and the list together: 500 units
     get their odds in the table and a line saying the chart is left out."""
     force = {
@@ -616,7 +657,8 @@ def test_a_chain_of_command_too_large_to_draw_is_left_out_saying_so(bench):
         ]
     }
     assert len(answer({"force": force})["html"]) > 400_000  # MAX_CHART of workbench.js
-    page = bench(fragment_of("force", force))
+    page = shared_page
+    shown_at(page, fragment_of("force", force))
     assert "too large to draw here" in page.inner_text(".rr-wb-results")
     assert page.locator(".rr-wb-results svg").count() == 0
 
@@ -627,14 +669,15 @@ CHAIN_SHOWN = [(390, "dark", "list"), (1280, "light", "tree")]
 
 @pytest.mark.parametrize("width, scheme, shown", CHAIN_SHOWN)
 def test_the_chain_of_command_is_a_list_on_a_phone_and_nothing_wider_than_the_screen(
-    browser, server, width, scheme, shown
+    viewed, width, scheme, shown
 ):
     """The Workbench draws the chain of command as the rules page does: on a phone the
     indented list, its words at their size, nothing in it wider than the screen and no
     box scrolling sideways; on a wide screen the tree. For a person to look at:
     test-artifacts/workbench-chain-<width>-<scheme>.png."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page = answered_at(browser, server + fragment_of("force", B_COMPANY), width, scheme)
+    page = viewed(width, scheme)
+    shown_at(page, fragment_of("force", B_COMPANY))
     figure = page.locator(".rr-wb-chart")
     tree, listed = figure.locator(".rr-chain > svg").all()
     assert (tree.is_visible(), listed.is_visible()) == (shown == "tree", shown == "list")
@@ -653,10 +696,9 @@ def test_the_chain_of_command_is_a_list_on_a_phone_and_nothing_wider_than_the_sc
     scale = drawn.evaluate("(svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width")
     assert scale >= (0.6 if shown == "tree" else 0.95), scale  # the words keep their size
     figure.screenshot(path=str(ARTIFACTS / f"workbench-chain-{width}-{scheme}.png"))
-    page.context.close()
 
 
-def test_a_description_too_long_for_an_address_is_offered_as_a_file(bench, tmp_path):
+def test_a_description_too_long_for_an_address_is_offered_as_a_file(shared_page, tmp_path):
     """A force file of ~95 KB that compresses badly: the page says the address cannot
     hold it and leaves the address empty, keeps answering, and writes the address
     again once the description is short enough."""
@@ -669,7 +711,8 @@ def test_a_description_too_long_for_an_address_is_offered_as_a_file(bench, tmp_p
     big = tmp_path / "big.json"
     big.write_text(json.dumps({"name": "Big", "commands": [{"name": "P", "units": units}]}))
     assert 90_000 < big.stat().st_size < MAX_FILE_BYTES
-    page = bench()
+    page = shared_page
+    shown_at(page, fragment_of("force", B_COMPANY))
     before = answered(page)
     page.set_input_files("#rr-workbench input[type=file]", str(big))
     assert "force_breaks" in next_answer(page, before)
@@ -713,9 +756,10 @@ def test_a_description_too_long_for_an_address_is_offered_as_a_file(bench, tmp_p
     ids=["20,000 empty units", "nested 3,000 deep", "over the byte limit", "not JSON"],
 )
 def test_a_hostile_file_is_refused_beside_the_button_without_blocking(
-    bench, tmp_path, content, message
+    shared_page, tmp_path, content, message
 ):
-    page = bench()
+    page = shared_page
+    shown_at(page, fragment_of("force", B_COMPANY))
     hostile = tmp_path / "hostile.json"
     hostile.write_text(content)
     refusal = page.locator("#wb-import-msg")
@@ -733,10 +777,13 @@ def test_a_hostile_file_is_refused_beside_the_button_without_blocking(
     assert page.locator(".rr-wb-results .rr-wb-frac").count() > 0  # B Company's answer stays
 
 
-def test_removing_a_unit_removes_its_casualties_its_leaders_places_and_its_mention_in_prefer(bench):
+def test_removing_a_unit_removes_its_casualties_its_leaders_places_and_its_mention_in_prefer(
+    shared_page,
+):
     """Issue 23: the form never leaves a name behind that only a removed unit carried."""
     force = {**copy.deepcopy(B_COMPANY), "prefer": ["1st HQ", "Lt Ames"]}
-    page = bench(fragment_of("force", force))
+    page = shared_page
+    shown_at(page, fragment_of("force", force))
     hq = page.locator("""fieldset[data-path='["commands",0,"units",0]']""")
     before = answered(page)
     hq.get_by_role("button", name="Remove this unit").click()
@@ -758,9 +805,10 @@ def test_removing_a_unit_removes_its_casualties_its_leaders_places_and_its_menti
     assert json.loads(Path(download.value.path()).read_text()) == expected
 
 
-def test_casualties_of_a_unit_not_in_the_force_can_be_removed(bench):
+def test_casualties_of_a_unit_not_in_the_force_can_be_removed(shared_page):
     data = UNANSWERABLE["casualties of a unit not in the force"][1]
-    page = bench(fragment_of("force", data))
+    page = shared_page
+    shown_at(page, fragment_of("force", data))
     group = page.locator("""fieldset[data-path='["casualties"]']""")
     before = answered(page)
     group.get_by_role("button", name="Remove the casualties of Gone").click()
@@ -815,10 +863,11 @@ EDITS = {
 @pytest.mark.parametrize(
     "edits, added", [pytest.param(*edit, id=name) for name, edit in EDITS.items()]
 )
-def test_the_download_is_what_rulesref_cascade_reads(bench, tmp_path, edits, added):
+def test_the_download_is_what_rulesref_cascade_reads(shared_page, tmp_path, edits, added):
     """The page's download holds the description as written (nothing the player did not
     set, in the command line's spelling), and `rulesref cascade` on it answers as the page."""
-    page = bench(fragment_of("force", B_COMPANY))
+    page = shared_page
+    shown_at(page, fragment_of("force", B_COMPANY))
     for edit in edits:
         before = answered(page)
         if edit[0] == "tick":
@@ -885,7 +934,7 @@ def test_the_opening_question_is_answered_while_the_form_is_drawn(bench):
     assert field_at(page, ["casualties", "MG Team"]).input_value() == "1"
 
 
-def test_an_answer_worked_out_early_for_another_question_is_never_shown(browser, server):
+def test_an_answer_worked_out_early_for_another_question_is_never_shown(context, server):
     """The Worker's early answer is given only to the very question it answered: told
     another address than the page's (its message rewritten), the page still shows the
     answer of its own address, and the sample's when opened without one."""
@@ -893,14 +942,13 @@ def test_an_answer_worked_out_early_for_another_question_is_never_shown(browser,
         (fragment_of("force", LESS_LOST), answer({"force": LESS_LOST})),
         ("", answer({"force": B_COMPANY})),
     ]:
-        context = browser.new_context(service_workers="block")
-        context.add_init_script(OTHER_OPENING % json.dumps(pair_of("force", LESS_LOST, B_COMPANY)))
         page = context.new_page()
+        page.add_init_script(OTHER_OPENING % json.dumps(pair_of("force", LESS_LOST, B_COMPANY)))
         page.goto(server + fragment)
         page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
         assert opened_early(page)  # it did answer the other question first
         assert shown_answer(page) == expected
-        context.close()
+        page.close()
 
 
 def test_stop_ends_a_long_answer_and_python_answers_again(bench):
@@ -951,8 +999,8 @@ def test_a_fatal_error_of_python_restarts_it_and_says_so(bench):
 
 def test_the_force_tab_says_which_document_it_follows(bench):
     """Issue 23: the force is the d6 "Leadership Tests" document; 2D6 questions go to the
-    Break test calculator. The note is the force tab's only."""
-    page = bench()
+    Break test calculator. The note is the force tab's only (the form is enough)."""
+    page = bench(answered=False)
     note = page.locator(".rr-wb-force-note")
     assert note.is_visible() and "d6" in note.inner_text()
     link = note.get_by_role("link", name="Break test calculator")
@@ -1013,20 +1061,19 @@ def test_a_keyboard_alone_edits_a_battle_and_reads_the_answer(bench):
 @pytest.mark.parametrize(
     "width, scheme", [(390, "dark"), (390, "light"), (1280, "dark"), (1280, "light")]
 )
-def test_screenshots_and_nothing_wider_than_the_screen(browser, server, width, scheme):
+def test_screenshots_and_nothing_wider_than_the_screen(viewed, width, scheme):
     """For a person to look at: test-artifacts/workbench-page-<width>-<scheme>.png, the
     top of the page (first answer, form) and a refusal beside a field."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page = answered_at(browser, server + fragment_of("force", B_COMPANY), width, scheme)
+    page = viewed(width, scheme)
+    shown_at(page, fragment_of("force", B_COMPANY))
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
     page.evaluate("window.scrollTo(0, document.querySelector('.rr-wb-tabs').offsetTop - 60)")
     page.screenshot(path=str(ARTIFACTS / f"workbench-page-{width}-{scheme}.png"))
-    page.goto(server + fragment_of("force", {**B_COMPANY, "leaders": [5]}))
-    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    shown_at(page, fragment_of("force", {**B_COMPANY, "leaders": [5]}))
     page.locator("""fieldset[data-path='["leaders",0]']""").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"workbench-page-refusal-{width}-{scheme}.png"))
     assert (ARTIFACTS / f"workbench-page-{width}-{scheme}.png").stat().st_size > 10_000
-    page.context.close()
 
 
 # ---------------------------------------------------------------- A and B side by side
@@ -1047,11 +1094,12 @@ def comparison_rows(page) -> list[list[str]]:
     ]
 
 
-def test_a_force_kept_as_a_and_changed_shows_a_and_b_and_the_address_holds_both(bench):
+def test_a_force_kept_as_a_and_changed_shows_a_and_b_and_the_address_holds_both(shared_page, bench):
     """Issue 21: Keep as A, change the form, and each outcome that changed is shown with A,
     B and B - A as rulesref gives them; the address opens to the same A and B; Drop A
     goes back to one answer and a one-description address."""
-    page = bench(fragment_of("force", B_COMPANY))
+    page = shared_page
+    shown_at(page, fragment_of("force", B_COMPANY))
     before = answered(page)
     page.get_by_role("button", name="Keep as A").click()
     same = next_answer(page, before)
@@ -1092,10 +1140,11 @@ def test_a_force_kept_as_a_and_changed_shows_a_and_b_and_the_address_holds_both(
     assert other.get_by_role("button", name="Drop A").is_hidden()
 
 
-def test_a_battle_kept_as_a_by_keyboard_compares_each_outcome(bench):
+def test_a_battle_kept_as_a_by_keyboard_compares_each_outcome(shared_page):
     """The battle by keyboard alone: Enter on Keep as A, an arrow key on the terrain; the
     rows of the comparison are those rulesref gives, each with its difference."""
-    page = bench(fragment_of("battle", SAMPLE_BATTLE))
+    page = shared_page
+    shown_at(page, fragment_of("battle", SAMPLE_BATTLE))
     before = answered(page)
     page.get_by_role("button", name="Keep as A").focus()
     page.keyboard.press("Enter")
@@ -1124,14 +1173,13 @@ def test_a_battle_kept_as_a_by_keyboard_compares_each_outcome(bench):
 @pytest.mark.parametrize(
     "width, scheme", [(390, "dark"), (390, "light"), (1280, "dark"), (1280, "light")]
 )
-def test_a_and_b_read_at_every_width_and_scheme_with_no_serious_violation(
-    browser, server, width, scheme
-):
+def test_a_and_b_read_at_every_width_and_scheme_with_no_serious_violation(viewed, width, scheme):
     """The comparison at 390 px (each outcome above its A, B and B - A) and 1280 px (four
     columns), light and dark: nothing wider than the screen, no serious axe violation.
     For a person to look at: test-artifacts/workbench-ab-<width>-<scheme>.png."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page = answered_at(browser, server + pair_of("force", B_COMPANY, LESS_LOST), width, scheme)
+    page = viewed(width, scheme)
+    shown_at(page, pair_of("force", B_COMPANY, LESS_LOST))
     table = page.locator("table.rr-wb-ab")
     assert len(comparison_rows(page)) > 3
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
@@ -1144,4 +1192,3 @@ def test_a_and_b_read_at_every_width_and_scheme_with_no_serious_violation(
     page.screenshot(path=str(ARTIFACTS / f"workbench-ab-{width}-{scheme}.png"))
     found = axe_violations(page, axe_source())
     assert not [v for v in found if v["impact"] in SERIOUS], found
-    page.context.close()

@@ -620,12 +620,15 @@ def test_the_address_round_trips(workbench):
     page = workbench.page
     workbench.ask(address("b", BATTLES["gun against infantry"]))
     before = page.get_attribute("#rr-workbench", "data-answered")
+    asked = page.evaluate("location.hash")
     page.select_option("""[data-path='["terrain"]']""", "forest")
     page.wait_for_function(
         f"document.getElementById('rr-workbench').dataset.answered !== '{before}'"
     )
-    page.wait_for_function("location.hash.startsWith('#v1.b.') && location.hash.length > 20")
-    page.wait_for_timeout(100)  # the address is written just after the question is sent
+    # the address is written just after the question is sent: the change's, once it differs
+    page.wait_for_function(
+        f"location.hash.startsWith('#v1.b.') && location.hash !== {json.dumps(asked)}"
+    )
     shared = page.evaluate("location.hash")
     expected = answer({"battle": {**BATTLES["gun against infantry"], "terrain": "forest"}})
     assert page.evaluate("document.getElementById('rr-workbench').answer") == expected
