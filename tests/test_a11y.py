@@ -1,7 +1,7 @@
 """Readable by everyone (WCAG 2.2 AA), in headless Chromium against the built site:
 
 - axe-core (pinned, tests/a11y.py) on every page at 390 and 1280 px, light and dark:
-  no serious or critical violation;
+  no finding of any impact (minor to critical) but those of a short allow-list;
 - contrast axe cannot measure: each heat-table cell's text on its shade (4.5:1) and the
   outline of every outlined button (3:1), in both themes;
 - a keyboard-only pass through each calculator: Tab reaches every control in order, each
@@ -28,6 +28,13 @@ from rulesref.leadership import leadership_test_probability
 browser, view = test_browser.browser, test_browser.view
 VIEWS = test_browser.VIEWS
 SERIOUS = {"serious", "critical"}
+# The page audit fails on a finding of any impact but these (page, axe's rule), each with
+# why it stays.
+ALLOWED = {
+    ("/workbench/", "empty-table-header"): "the first column of the Workbench's tables, "
+    "the units' and outcomes' names, has an empty heading; docs/javascripts/workbench.js "
+    "draws them and is another branch's to change",
+}
 
 
 def page_files(site: Path) -> dict[str, Path]:
@@ -146,7 +153,7 @@ def test_axe_finds_no_serious_violation_on_any_page(view, site, axe, width, sche
         settle(page, path)
         found = axe_violations(page, axe)
         report[path] = found
-        failures += [(path, v["id"], v["where"]) for v in found if v["impact"] in SERIOUS]
+        failures += [(path, v["id"], v["where"]) for v in found if (path, v["id"]) not in ALLOWED]
         page.close()
     out = ARTIFACTS / "axe"
     out.mkdir(parents=True, exist_ok=True)
