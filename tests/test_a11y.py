@@ -1,7 +1,7 @@
 """Readable by everyone (WCAG 2.2 AA), in headless Chromium against the built site:
 
 - axe-core (pinned, tests/a11y.py) on every page at 390 and 1280 px, light and dark:
-  no serious or critical violation;
+  no finding of any impact, minor to critical;
 - contrast axe cannot measure: each heat-table cell's text on its shade (4.5:1) and the
   outline of every outlined button (3:1), in both themes;
 - a keyboard-only pass through each calculator: Tab reaches every control in order, each
@@ -25,7 +25,6 @@ from rulesref.break_test import break_test_probability
 from rulesref.leadership import leadership_test_probability
 
 VIEWS = list(product((390, 1280), ("light", "dark")))
-SERIOUS = {"serious", "critical"}
 
 
 def page_files(site: Path) -> dict[str, Path]:
@@ -137,14 +136,14 @@ PARTS = 4
 
 @pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("width, scheme", AUDITED)
-def test_axe_finds_no_serious_violation_on_any_page(view, site, axe, width, scheme, part):
+def test_axe_finds_nothing_on_any_page(view, site, axe, width, scheme, part):
     report, failures = {}, []
     for path in pages(site)[part::PARTS]:
         page = view(path, width, scheme)
         settle(page, path)
         found = axe_violations(page, axe)
         report[path] = found
-        failures += [(path, v["id"], v["where"]) for v in found if v["impact"] in SERIOUS]
+        failures += [(path, v["id"], v["where"]) for v in found]
     out = ARTIFACTS / "axe"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"axe-{width}-{scheme}-{part}.json").write_text(json.dumps(report, indent=1))

@@ -555,3 +555,19 @@ def test_the_package_is_read_once_per_inputs_and_each_build_gets_a_fresh_copy(
     monkeypatch.setitem(api_cache._state, "folder", tmp_path / "other inputs")
     api_cache.collect(_Collecting(), "rulesref.dice", "options")
     assert read == ["rulesref"] * 3
+
+
+def test_notebook_cells_are_no_tab_stops_and_other_stops_are_kept():
+    without_cell_stops = _hook("notebook_focus").without_cell_stops
+    page = (
+        '<div class="jp-Cell-inputWrapper" tabindex="0"><h2>Odds</h2></div>'
+        '<div class="jp-RenderedHTMLCommon jp-RenderedHTML jp-OutputArea-output" '
+        'data-mime-type="text/html" tabindex="0"><table></table></div>'
+        '<div class="md-search__scrollwrap" tabindex="0"></div>'
+    )
+    assert without_cell_stops(page) == (
+        '<div class="jp-Cell-inputWrapper"><h2>Odds</h2></div>'
+        '<div class="jp-RenderedHTMLCommon jp-RenderedHTML jp-OutputArea-output" '
+        'data-mime-type="text/html"><table></table></div>'
+        '<div class="md-search__scrollwrap" tabindex="0"></div>'
+    )

@@ -38,9 +38,6 @@ from rulesref.odds.battle import battle_odds
 from rulesref.tables import percent
 from rulesref.workbench import answer, answer_text, compared, points
 
-# one pytest-xdist worker runs this module: its fixtures boot the page (and Python) once
-pytestmark = pytest.mark.xdist_group("workbench")
-
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 B_COMPANY = json.loads((ROOT / "examples/b-company.json").read_text())

@@ -1,6 +1,7 @@
 // What Material's markup lacks for WCAG 2.2 AA and CSS cannot add: a name for the
-// search dialog, and a box that scrolls sideways (a wide table, a picture at its natural
-// size) made a named region a keyboard can reach and scroll, only while it does scroll.
+// search dialog, a box that scrolls sideways (a wide table, a picture at its natural
+// size) made a named region a keyboard can reach and scroll, only while it does scroll,
+// and no landmark for the copy button of a code block.
 // Pages that draw later (the Workbench) are followed as they change.
 "use strict";
 
@@ -10,18 +11,33 @@
 
   const article = document.querySelector("article.md-typeset");
   if (!article) return;
+  // a region's name, its own on the page (regions of one name are one landmark to a
+  // screen reader's list of them, axe: landmark-unique): its caption, else the heading
+  // it comes under, numbered when one name would be given twice
+  function regionName(box, given) {
+    const caption = box.querySelector("caption, figcaption");
+    const under = [...article.querySelectorAll("h1, h2, h3, h4, h5, h6")].filter((h) => h.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING).pop();
+    const title = (element) => element.textContent.replace("¶", "").trim();
+    const kind = box.localName === "figure" ? "Picture" : "Table";
+    const name = caption ? title(caption) : under ? `${kind} under “${title(under)}”` : kind;
+    given.set(name, (given.get(name) || 0) + 1);
+    return `${name}${given.get(name) > 1 ? ` (${given.get(name)})` : ""} (scrolls sideways)`;
+  }
   function reachable() {
+    const given = new Map();
     for (const box of article.querySelectorAll(".md-typeset__scrollwrap, figure")) {
       const scrolls = box.scrollWidth > box.clientWidth + 1;
-      if (scrolls && !box.hasAttribute("tabindex")) {
-        const caption = box.querySelector("caption, figcaption");
+      if (scrolls) {
         box.tabIndex = 0;
         box.setAttribute("role", "region");
-        box.setAttribute("aria-label", `${caption ? caption.textContent.trim() : "Table"} (scrolls sideways)`);
-      } else if (!scrolls && box.getAttribute("role") === "region") {
+        box.setAttribute("aria-label", regionName(box, given));
+      } else if (box.getAttribute("role") === "region") {
         for (const name of ["tabindex", "role", "aria-label"]) box.removeAttribute(name);
       }
     }
+    // a code block's copy button sits in a <nav> of Material's: not a way about the site,
+    // and a dozen unnamed ones on a Code page were landmarks of one name
+    for (const nav of article.querySelectorAll("nav.md-code__nav:not([role])")) nav.setAttribute("role", "none");
   }
   let pending = 0;
   const later = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(reachable); };

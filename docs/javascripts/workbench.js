@@ -745,22 +745,22 @@ function page() {
     summary.textContent = `${answer.force} breaks: ${answer.force_breaks.percent} (${fractionText(answer.force_breaks.probability)})`;
     results.replaceChildren(
       el("p", { class: "rr-wb-headline" }, el("span", { text: `${answer.force} breaks: ` }), fraction(answer.force_breaks)),
-      table("Exact odds at the end of this phase", ["", "fails its own test", "off the table"], rows), chart(answer.html));
+      table("Exact odds at the end of this phase", ["the force, a command, a unit", "fails its own test", "off the table"], rows), chart(answer.html));
   }
 
   const WHO = new Map([["attacker", "the attacker wins"], ["defender", "the defender wins"], ["none", "no victor"]]);
   function showBattle(answer) {
     const victor = Object.entries(answer.victor).map(([who, exact], index) => [WHO.get(who) ?? who, cell(exact, `rr-c${index}`)]);
-    const fates = ["attacker", "defender"].map((role) => table(`The ${role}`, ["", "chance"], [
+    const fates = ["attacker", "defender"].map((role) => table(`The ${role}`, ["outcome", "chance"], [
       ...Object.entries(answer.fate[role]).map(([fate, exact]) => [fate, cell(exact, "rr-c0")]),
       ["routed (CA-16)", cell(answer.routed[role], "rr-c1")],
       ["must check (CA-17)", cell(answer.must_check[role], "rr-c1")],
       ...Object.entries(answer.hits[role]).map(([hits, exact]) => [`takes ${hits} hit${hits === "1" ? "" : "s"}`, cell(exact, "rr-c2")]),
     ]));
-    const outcomes = table("How it ends, by the deciding clause", ["", "chance"],
+    const outcomes = table("How it ends, by the deciding clause", ["outcome", "chance"],
       Object.entries(answer.outcomes).map(([outcome, exact]) => [outcome, cell(exact, "rr-c3")]));
     summary.textContent = Object.entries(answer.victor).map(([who, exact]) => `${WHO.get(who) ?? who} ${exact.percent}`).join(" · ");
-    results.replaceChildren(table("Who wins", ["", "chance"], victor), ...fates, outcomes);
+    results.replaceChildren(table("Who wins", ["outcome", "chance"], victor), ...fates, outcomes);
   }
   function show(answer) {
     if (answer.error) showError(answer.error);
@@ -809,7 +809,7 @@ function page() {
       "Below, B in full.",
     ];
     return [
-      table("A, kept, and B, the form as it is now", ["", "A", "B", "B − A"], rows, "rr-wb-ab"),
+      table("A, kept, and B, the form as it is now", ["outcome", "A", "B", "B − A"], rows, "rr-wb-ab"),
       el("p", { class: "rr-wb-more", text: notes.filter(Boolean).join(" ") }),
     ];
   }

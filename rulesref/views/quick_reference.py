@@ -72,7 +72,7 @@ def rule_lines(base: str = "") -> str:
             for rule in rules
         )
         parts.append(
-            f'<section><h3>{escape(name)}</h3><ul class="rr-sheet-rules">{items}</ul></section>'
+            f'<section><h2>{escape(name)}</h2><ul class="rr-sheet-rules">{items}</ul></section>'
         )
     return f'<div class="rr-sheet-columns">{"".join(parts)}</div>'
 
