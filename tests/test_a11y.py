@@ -320,6 +320,21 @@ def test_on_a_phone_tab_reaches_nothing_off_the_screen_until_the_drawer_is_opene
     assert page.evaluate("document.activeElement.getBoundingClientRect().left >= 0")
 
 
+@pytest.mark.parametrize("width, scheme", test_browser.LAYOUTS)
+def test_the_shut_search_takes_no_focus_unseen(view, width, scheme):
+    """Shut, the search's list of results is a box of no height (of no size on a phone):
+    hidden, Tab passes it by; opened from its field, it is shown."""
+    page = view("/rules/break-test/", width, scheme)
+    results = page.locator(".md-search__scrollwrap")
+    assert results.evaluate("(e) => getComputedStyle(e).visibility") == "hidden"
+    if width < 960:  # a phone opens the search from its icon
+        page.click("label.md-header__button[for=__search]")
+    page.focus("input.md-search__input")
+    page.keyboard.type("steadfast")
+    page.locator(".md-search-result__item").first.wait_for()
+    assert results.evaluate("(e) => getComputedStyle(e).visibility") == "visible"
+
+
 # pages with pictures drawn by rulesref.views, the calculators' charts and the notebooks'
 PICTURES = (
     "/rules/leadership/",
