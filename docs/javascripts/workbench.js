@@ -745,7 +745,7 @@ function page() {
     summary.textContent = `${answer.force} breaks: ${answer.force_breaks.percent} (${fractionText(answer.force_breaks.probability)})`;
     results.replaceChildren(
       el("p", { class: "rr-wb-headline" }, el("span", { text: `${answer.force} breaks: ` }), fraction(answer.force_breaks)),
-      table("Exact odds at the end of this phase", ["the force, a command, a unit", "fails its own test", "off the table"], rows), chart(answer.html));
+      table("Exact odds at the end of this phase", ["who", "fails its own test", "off the table"], rows), chart(answer.html));
   }
 
   const WHO = new Map([["attacker", "the attacker wins"], ["defender", "the defender wins"], ["none", "no victor"]]);
