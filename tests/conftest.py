@@ -116,11 +116,22 @@ def base_url(site) -> str:
         yield url
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's headless Chromium, one for each worker's whole run."""
-    from test_browser import CHROMIUM, FLAGS
-
+    """Debian's headless Chromium, one for each worker's whole run and every module's
+    (Playwright's sync API cannot start a second one beside it)."""
     assert CHROMIUM.exists(), "headless Chromium is needed: apt-get install chromium"
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
@@ -175,10 +186,10 @@ def view(browser, base_url, _open_views):
         if page.url.partition("#")[0] == url.partition("#")[0]:
             page.goto("about:blank")  # the same document would only move to the fragment
         page.mouse.move(0, 0)  # no hover left over from the last test
+        page.emulate_media(media="null")  # nor print media
         for event, listener in (listeners or {}).items():
-            if (page, event, listener) not in listening:
-                page.on(event, listener)
-                listening.append((page, event, listener))
+            page.on(event, listener)
+            listening.append((page, event, listener))
         page.goto(url)
         page.wait_for_function(LOADED)
         return page

@@ -20,9 +20,7 @@ from pathlib import Path
 
 import pytest
 from a11y import axe_source
-from playwright.sync_api import sync_playwright
 from test_a11y import axe_violations
-from test_browser import CHROMIUM, FLAGS
 from test_workbench import B_COMPANY, address
 
 from rulesref import campaign, leadership
@@ -111,14 +109,6 @@ window.Worker = class extends PageWorker {
 @pytest.fixture(scope="module")
 def server(base_url):
     return f"{base_url}/workbench/"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

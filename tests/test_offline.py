@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from playwright.sync_api import sync_playwright
 from serve_site import Handler
 from sympy import Rational
-from test_browser import CHROMIUM, FLAGS
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -114,13 +112,10 @@ def serve():
 
 
 @pytest.fixture
-def context():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        context = browser.new_context(viewport={"width": 390, "height": 844})
-        yield context
-        context.close()
-        browser.close()
+def context(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    yield context
+    context.close()
 
 
 def _stored(page) -> None:

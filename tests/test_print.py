@@ -35,16 +35,7 @@ def _pages_of(pdf: bytes) -> int:
 def printed(request, view):
     """Opens a page in the reader's colour scheme, as printing sees it (a test asks for
     print media itself)."""
-    opened = []
-
-    def open_page(address: str):
-        page = view(f"/{address}", 1280, request.param)
-        opened.append(page)
-        return page
-
-    yield open_page
-    for page in opened:
-        page.emulate_media(media="null")  # no media emulated: the page is kept for others
+    return lambda address: view(f"/{address}", 1280, request.param)
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])

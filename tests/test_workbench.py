@@ -17,9 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from playwright.sync_api import sync_playwright
 from sympy import Rational
-from test_browser import CHROMIUM, FLAGS
 
 from rulesref.campaign import (
     Battle,
@@ -452,27 +450,22 @@ def address(kind: str, data: dict) -> str:
 
 
 @pytest.fixture(scope="module")
-def workbench(base_url):
+def workbench(browser, base_url):
     """One page booted once (a cold browser cache), then every question asked of it; every
     request of the module is recorded and must stay on 127.0.0.1."""
     url = f"{base_url}/workbench/"
     requests: list[str] = []
     errors: list[str] = []  # uncaught errors of the page's script: none, whatever it is given
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844}, service_workers="block"
-        )
-        context.on("request", lambda request: requests.append(request.url))
-        context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
-        page = context.new_page()
-        started = time.monotonic()
-        page.goto(url)
-        page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
-        first_answer = time.monotonic() - started
-        yield Workbench(page, url, requests, first_answer, context)
-        context.close()
-        browser.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    context.on("request", lambda request: requests.append(request.url))
+    context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
+    page = context.new_page()
+    started = time.monotonic()
+    page.goto(url)
+    page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+    first_answer = time.monotonic() - started
+    yield Workbench(page, url, requests, first_answer, context)
+    context.close()
     assert not errors, errors
     hosts = {urlsplit(u).hostname for u in requests if not u.startswith(("data:", "blob:"))}
     assert hosts == {"127.0.0.1"}, f"requests to other hosts: {hosts}"
