@@ -9,6 +9,7 @@ Also the page's data file: its choices, defaults and first answers come from the
 
 import base64
 import copy
+import itertools
 import json
 import os
 import random
@@ -904,6 +905,48 @@ Worker.prototype.postMessage = function (message, ...rest) {
 """
 
 
+# the page's data held back until its Worker has sent the answer to the opening question,
+# so that the form is drawn, and asks, after it; every question the page sends is counted,
+# and whether the build's answer was ever shown is noted
+AFTER_OPENING_ANSWER = """
+window.__questions = 0;
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  if (message && message.id !== undefined) window.__questions += 1;
+  return post.call(this, message, ...rest);
+};
+window.__precomputedShown = false;
+new MutationObserver(() => {
+  window.__precomputedShown ||= document.querySelector(".rr-wb-precomputed") !== null;
+}).observe(document, { childList: true, subtree: true });
+Object.defineProperty(window, "workbenchStart", { configurable: true, set(start) {
+  const choices = start.choices;
+  start.choices = new Promise((resolve) => start.python.addEventListener("message", (event) => {
+    if (event.data.openingAnswer) resolve(choices);
+  }));
+  Object.defineProperty(window, "workbenchStart", { value: start, configurable: true, writable: true });
+} });
+"""
+
+
+def test_an_opening_answer_at_hand_is_shown_without_asking(context, server):
+    """When the Worker's answer to the opening question comes before the form is drawn,
+    the page shows it as it draws the form: no question sent, and the build's answer never
+    drawn first; for the sample force and for a link holding A and B."""
+    for fragment, expected in [
+        ("", answer({"force": B_COMPANY})),
+        (pair_of("force", B_COMPANY, LESS_LOST),
+         compared({"force": LESS_LOST}, json.dumps({"force": B_COMPANY}))),
+    ]:  # fmt: skip
+        page = context.new_page()
+        page.add_init_script(AFTER_OPENING_ANSWER)
+        page.goto(server + fragment)
+        page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
+        assert page.evaluate("[window.__questions, window.__precomputedShown]") == [0, False]
+        assert shown_answer(page) == expected
+        page.close()
+
+
 def opened_early(page) -> bool:
     """The Worker answered the page's opening question before the page asked it."""
     return page.evaluate(
@@ -925,15 +968,19 @@ def test_an_answer_worked_out_early_for_another_question_is_never_shown(context,
     """The Worker's early answer is given only to the very question it answered: told
     another address than the page's (its message rewritten), the page still shows the
     answer of its own address, and the sample's when opened without one."""
-    for fragment, expected in [
+    for (fragment, expected), held in itertools.product([
         (fragment_of("force", LESS_LOST), answer({"force": LESS_LOST})),
         ("", answer({"force": B_COMPANY})),
-    ]:
+    ], [False, True]):  # fmt: skip
         page = context.new_page()
         page.add_init_script(OTHER_OPENING % json.dumps(pair_of("force", LESS_LOST, B_COMPANY)))
+        if held:  # that answer surely at hand when the page asks (else it may come after)
+            page.add_init_script(AFTER_OPENING_ANSWER)
         page.goto(server + fragment)
         page.wait_for_selector("#rr-workbench[data-answered]", timeout=120_000)
         assert opened_early(page)  # it did answer the other question first
+        if held:
+            assert page.evaluate("window.__questions") == 1  # so the page asked its own
         assert shown_answer(page) == expected
         page.close()
 

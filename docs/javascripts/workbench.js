@@ -134,8 +134,8 @@ function worker() {
   });
   ready.catch((error) => postMessage({ failed: String(error) }));
   // The question the page opens with (its address, else the sample force), sent by its
-  // first script with the Workbench's data: answered as soon as Python is ready, while
-  // the page still draws its form. Once drawn, the page asks its own question; the text
+  // first script (docs/overrides/partials/workbench-start.html) with the Workbench's
+  // data: answered as soon as Python is ready, while the page still draws its form. Once drawn, the page asks its own question; the text
   // of that question and of its A must equal these to the letter for this answer to be
   // the one it gets.
   let first = null;
@@ -146,6 +146,9 @@ function worker() {
         const reply = answerOf(python, asked.question, asked.kept);
         mark("opening question answered");
         report();
+        // to the page at once: if its form, once drawn, asks the very same, it shows this
+        // without asking (and without drawing the build's answer first)
+        if (reply.answer !== undefined) postMessage({ openingAnswer: { ...asked, answer: reply.answer, ms: reply.ms } });
         return { ...asked, reply };
       }).catch(() => null);
       return;
@@ -848,15 +851,19 @@ function page() {
   }
 
   // --- the Worker: started at once, so that Python loads while the player reads the form
-  let python, asked = 0, timer, slow;
+  let python, asked = 0, timer, slow, openingAnswer = null, firstQuestion = null;
+  const begun = self.workbenchStart;  // what the page's first script began
+  delete self.workbenchStart;
   root.timings = { "script run": Math.round(performance.now()) };  // ms since the page opened, for tools/measure_workbench.py
   root.restarts = 0;
   function restart() {
     python?.terminate();
-    // the first Worker was started by the page's first script (docs/workbench.md)
-    python = root.python ?? new Worker(import.meta.url, { type: "module" });
-    const early = root.python?.early ?? [];
-    delete root.python;
+    // the first Worker was started by the page's first script
+    python = begun.python ?? new Worker(import.meta.url, { type: "module" });
+    const early = begun.early;
+    begun.python = null;
+    begun.early = [];
+    openingAnswer = null;
     stopButton.hidden = true;
     status.hidden = false;
     progress.value = 0;
@@ -869,6 +876,11 @@ function page() {
         stageText.textContent = data.stage === STAGES.length - 1 ? "" : `${STAGES[data.stage]}…`;
         status.hidden = data.stage === STAGES.length - 1;
         root.dataset.stage = STAGES[data.stage];
+      } else if (data.openingAnswer) {
+        // before the page has asked anything: kept for its first question; after, while
+        // that question waits (the Worker's reply to it comes later, and is not drawn again)
+        if (asked === 0) openingAnswer = data.openingAnswer;
+        else if (asked === 1 && sameQuestion(data.openingAnswer, firstQuestion)) answered({ id: 1, ...data.openingAnswer });
       } else if (data.kept) {
         root.dataset.kept = data.kept;
       } else if (data.startup) {  // on the page's clock
@@ -885,21 +897,28 @@ function page() {
         root.restarts += 1;
         restart();
         say(`Python stopped (${data.fatal}) and has been started again. Change the form to ask again.`);
-      } else if (data.id === asked) {
-        clearTimeout(slow);
-        stopButton.hidden = true;
-        status.hidden = true;
-        clearErrors();
-        results.classList.remove("rr-wb-stale");
-        const answer = JSON.parse(data.answer);
-        show(answer);
-        root.answer = answer;  // the last answer as rulesref gave it, for tests and the curious
-        root.timings.answer ??= Math.round(performance.now());
-        root.dataset.answered = String(data.id);
-        root.dataset.ms = String(data.ms);
+      } else if (data.id === asked && root.dataset.answered !== String(asked)) {
+        answered(data);
       }
     };
     for (const event of early) python.onmessage(event);
+  }
+  // the Worker's answer to the opening question is this page's answer only to the very
+  // same question, A included, to the letter
+  const sameQuestion = (opened, asking) => opened !== null && asking !== null
+    && opened.question === asking.question && opened.kept === asking.kept;
+  function answered({ id, answer: text, ms }) {
+    clearTimeout(slow);
+    stopButton.hidden = true;
+    status.hidden = true;
+    clearErrors();
+    results.classList.remove("rr-wb-stale");
+    const answer = JSON.parse(text);
+    show(answer);
+    root.answer = answer;  // the last answer as rulesref gave it, for tests and the curious
+    root.timings.answer ??= Math.round(performance.now());
+    root.dataset.answered = String(id);
+    root.dataset.ms = String(ms);
   }
   // the answer worked out when the site was built, shown at once for a sample description
   function precomputed(text) {
@@ -913,10 +932,19 @@ function page() {
     root.timings["first question asked"] ??= Math.round(performance.now());
     const text = JSON.stringify({ [state.tab]: question() });
     const kept = state.kept[state.tab];
+    const keptText = kept === null ? null : JSON.stringify({ [state.tab]: kept });
+    // the Worker's answer to the page's opening question, taken once
+    const opened = openingAnswer;
+    openingAnswer = null;
+    firstQuestion = asked === 1 ? { question: text, kept: keptText } : null;
+    drawKept();
+    if (sameQuestion(opened, firstQuestion)) {
+      answered({ id: asked, ...opened });
+      return;
+    }
     results.classList.add("rr-wb-stale");
     if (root.dataset.stage !== "Ready" && kept === null) precomputed(text);
-    drawKept();
-    python.postMessage({ id: asked, question: text, kept: kept === null ? null : JSON.stringify({ [state.tab]: kept }) });
+    python.postMessage({ id: asked, question: text, kept: keptText });
     clearTimeout(slow);
     slow = setTimeout(() => {  // a big battle: say so, and let the player stop it
       status.hidden = false;
@@ -1053,11 +1081,10 @@ function page() {
     ask();
   }
   async function start() {
-    const choices = root.dataset.choices;
     root.replaceChildren(tabs, status, keep, results, files, formMessage, form, summary);
     restart();
-    try {  // asked for by the page's first script (docs/workbench.md), else now
-      DATA = JSON.parse(await (root.choices ?? fetch(choices).then((response) => response.text())));
+    try {  // asked for by the page's first script
+      DATA = JSON.parse(await begun.choices);
     } catch (error) {
       stageText.textContent = `The Workbench's data could not be loaded: ${error.message}`;
       root.dataset.failed = "true";
@@ -1067,7 +1094,7 @@ function page() {
     state.force = structuredClone(DATA.samples.force);
     state.battle = structuredClone(DATA.samples.battle);
     // a link the page's first script took from the address before Material's could read it
-    const link = root.link ?? location.hash;
+    const link = begun.link ?? location.hash;
     if (isLink(link)) {
       if (link.length <= DATA.limits.address) history.replaceState(null, "", `${location.pathname}${location.search}${link}`);
       await open(link);
