@@ -924,7 +924,8 @@ Object.defineProperty(window, "workbenchStart", { configurable: true, set(start)
   start.choices = new Promise((resolve) => start.python.addEventListener("message", (event) => {
     if (event.data.openingAnswer) resolve(choices);
   }));
-  Object.defineProperty(window, "workbenchStart", { value: start, configurable: true, writable: true });
+  const own = { value: start, configurable: true, writable: true };
+  Object.defineProperty(window, "workbenchStart", own);
 } });
 """
 
