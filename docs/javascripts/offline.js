@@ -46,7 +46,18 @@
     registration.addEventListener("updatefound", () => watch(registration.installing));
   }
 
-  // after the page's own files: storing the site must not slow the first reading
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register);
+  // after the page's own files: storing the site must not slow the first reading. The
+  // Workbench downloads and starts Python first (4.5 MB, then 31 MB kept in the browser):
+  // on its page the site is stored once Python has settled (its data-settled)
+  function whenSettled() {
+    const workbench = document.getElementById("rr-workbench");
+    if (!workbench || workbench.dataset.settled) return register();
+    new MutationObserver((_, observer) => {
+      if (!workbench.dataset.settled) return;
+      observer.disconnect();
+      register();
+    }).observe(workbench, { attributes: true, attributeFilter: ["data-settled"] });
+  }
+  if (document.readyState === "complete") whenSettled();
+  else window.addEventListener("load", whenSettled);
 })();

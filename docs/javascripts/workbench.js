@@ -883,6 +883,7 @@ function page() {
         else if (asked === 1 && sameQuestion(data.openingAnswer, firstQuestion)) answered({ id: 1, ...data.openingAnswer });
       } else if (data.kept) {
         root.dataset.kept = data.kept;
+        root.dataset.settled = "true";
       } else if (data.startup) {  // on the page's clock
         const shift = (ms) => Math.round(ms + data.startup.origin - performance.timeOrigin);
         root.startup = {
@@ -890,9 +891,13 @@ function page() {
           marks: Object.fromEntries(Object.entries(data.startup.marks).map(([name, ms]) => [name, shift(ms)])),
           fetches: data.startup.fetches.map((entry) => ({ ...entry, start: shift(entry.start), end: shift(entry.end) })),
         };
+        // Python started and, when it is being kept, not settled until it is stored:
+        // the site's service worker waits for this (offline.js)
+        if (!data.startup.keeping) root.dataset.settled = "true";
       } else if (data.failed) {
         stageText.textContent = `Python could not start here: ${data.failed}`;
         root.dataset.failed = "true";
+        root.dataset.settled = "true";
       } else if (data.fatal) {  // Python cannot be used again: a fresh one, and say why
         root.restarts += 1;
         restart();
