@@ -137,7 +137,7 @@ class Round:
       an Undead unit (`None`: no such character).
     - `victor`: whether the winner pursues, is free to pursue, or is tied down.
 
-    Combinations that cannot happen are refused with a `RulesError`:
+    Combinations that cannot happen are refused with a `RulesError` (ST-C8):
 
     ```python
     from rulesref.errors import RulesError

@@ -18,11 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT.parent / "shared/rules/CLAUSES.md"  # the list the ids were first drawn from
 ID = re.compile(r"\b(BR|LD|CA|ST)-(C?)(\d+)\b")
 RANGE = re.compile(r"\b(BR|LD|CA|ST)-(C?)(\d+) to \1-\2(\d+)\b")
-# Implemented, but the code does not name the id yet (the rules modules are being
-# reworked elsewhere): each entry must go once the id is in that docstring.
-NOT_YET_NAMED = {
-    ("ST-C8", "rulesref.standards.Round"),
-}
 BINDINGS = [(entry.id, name) for entry in CLAUSES.values() for name in entry.code]
 RULES_MODULES = ("break_test", "leadership", "campaign", "standards")
 LEADING_IDS = re.compile(r"^\s*((?:[A-Z]{2}-C?\d+(?: to [A-Z]{2}-C?\d+)?[ ,()]*)+):")
@@ -53,11 +48,7 @@ def _hook():
 def test_the_code_of_each_clause_names_it(id, name):
     """Each qualified name imports, and its docstring, source or the comment above it
     names the clause (or a range of ids that covers it)."""
-    named = id in named_ids(_source(id, name))
-    if (id, name) in NOT_YET_NAMED:
-        assert not named, f"{name} names {id} now: drop the pair from NOT_YET_NAMED"
-    else:
-        assert named, f"{name} does not name {id}"
+    assert id in named_ids(_source(id, name)), f"{name} does not name {id}"
 
 
 def test_every_registered_name_is_public():
@@ -146,8 +137,7 @@ def test_every_id_the_code_names_is_registered():
     assert named <= set(CLAUSES), (
         f"ids named in rulesref/ but not registered: {named - set(CLAUSES)}"
     )
-    unnamed = set(CLAUSES) - named
-    assert unnamed <= {id for id, _ in NOT_YET_NAMED}, f"ids named nowhere in the code: {unnamed}"
+    assert not set(CLAUSES) - named, f"ids named nowhere in the code: {set(CLAUSES) - named}"
 
 
 def test_documents():
