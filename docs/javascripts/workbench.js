@@ -135,9 +135,10 @@ function worker() {
   ready.catch((error) => postMessage({ failed: String(error) }));
   // The question the page opens with (its address, else the sample force), sent by its
   // first script (docs/overrides/partials/workbench-start.html) with the Workbench's
-  // data: answered as soon as Python is ready, while the page still draws its form. Once drawn, the page asks its own question; the text
-  // of that question and of its A must equal these to the letter for this answer to be
-  // the one it gets.
+  // data: answered as soon as Python is ready, while the page still draws its form, and
+  // sent to the page at once. Once drawn, the page asks its own question; the text of
+  // that question and of its A must equal these to the letter for this answer to be the
+  // one it gets.
   let first = null;
   onmessage = async ({ data }) => {
     if (data.opening !== undefined) {
@@ -146,8 +147,8 @@ function worker() {
         const reply = answerOf(python, asked.question, asked.kept);
         mark("opening question answered");
         report();
-        // to the page at once: if its form, once drawn, asks the very same, it shows this
-        // without asking (and without drawing the build's answer first)
+        // the page shows it for its first question if that is the very same: without
+        // asking, and without drawing the build's answer first
         if (reply.answer !== undefined) postMessage({ openingAnswer: { ...asked, answer: reply.answer, ms: reply.ms } });
         return { ...asked, reply };
       }).catch(() => null);
