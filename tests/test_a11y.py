@@ -335,6 +335,28 @@ def test_the_shut_search_takes_no_focus_unseen(view, width, scheme):
     assert results.evaluate("(e) => getComputedStyle(e).visibility") == "visible"
 
 
+@pytest.mark.parametrize("width, scheme", test_browser.LAYOUTS + [(390, "light"), (1280, "dark")])
+def test_the_scheme_switch_tab_reaches_is_named_for_what_it_does(view, width, scheme):
+    """Tab reaches the colour-scheme switch named for the other scheme, and Enter
+    switches to it (Material's pair of radios, neither checked, named the first one
+    "Switch to dark mode" in either scheme)."""
+    other = {"light": "dark", "dark": "light"}[scheme]
+    page = view("/glossary/", width, scheme)
+    try:
+        for _ in range(10):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.name") == "__palette":
+                break
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+            f"Switch to {other} mode"
+        )
+        page.keyboard.press("Enter")
+        shown = page.evaluate("document.body.dataset.mdColorScheme")
+        assert shown == {"light": "default", "dark": "slate"}[other]
+    finally:  # Material keeps the reader's choice: the next test's page opens as it would
+        page.evaluate("localStorage.clear()")
+
+
 # pages with pictures drawn by rulesref.views, the calculators' charts and the notebooks'
 PICTURES = (
     "/rules/leadership/",

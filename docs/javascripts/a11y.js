@@ -1,5 +1,5 @@
 // What Material's markup lacks for WCAG 2.2 AA and CSS cannot add: a name for the
-// search dialog, a box that scrolls sideways (a wide table, a picture at its natural
+// search dialog, the colour-scheme switch named for what it does, a box that scrolls sideways (a wide table, a picture at its natural
 // size) made a named region a keyboard can reach and scroll, only while it does scroll,
 // and no landmark for the copy button of a code block.
 // Pages that draw later (the Workbench) are followed as they change.
@@ -8,6 +8,16 @@
 (() => {
   const search = document.querySelector(".md-search[role=dialog]");
   if (search && !search.hasAttribute("aria-label")) search.setAttribute("aria-label", "Search");
+
+  // Material's colour-scheme switch is two radios, neither checked until a reader picks a
+  // scheme: Tab reached the first, named "Switch to dark mode", whatever the scheme shown,
+  // and in the dark scheme it switched to light. The radio of the scheme shown is checked,
+  // so the one Tab reaches is named for what it does.
+  const schemes = [...document.querySelectorAll("input[name=__palette]")];
+  if (!schemes.some((input) => input.checked)) {
+    const shown = schemes.find((input) => matchMedia(input.dataset.mdColorMedia).matches);
+    if (shown) shown.checked = true;
+  }
 
   const article = document.querySelector("article.md-typeset");
   if (!article) return;
