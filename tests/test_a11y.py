@@ -335,24 +335,35 @@ def test_the_shut_search_takes_no_focus_unseen(view, width, scheme):
     assert results.evaluate("(e) => getComputedStyle(e).visibility") == "visible"
 
 
+SCHEME = {"light": "default", "dark": "slate"}  # Material's name of each scheme
+
+
+def _tab_to_the_scheme_switch(page) -> str:
+    """Tab from the top of the page to the colour-scheme switch; its name."""
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.name") == "__palette":
+            return page.evaluate("document.activeElement.getAttribute('aria-label')")
+    raise AssertionError("Tab never reached the colour-scheme switch")
+
+
 @pytest.mark.parametrize("width, scheme", test_browser.LAYOUTS + [(390, "light"), (1280, "dark")])
 def test_the_scheme_switch_tab_reaches_is_named_for_what_it_does(view, width, scheme):
     """Tab reaches the colour-scheme switch named for the other scheme, and Enter
     switches to it (Material's pair of radios, neither checked, named the first one
-    "Switch to dark mode" in either scheme)."""
+    "Switch to dark mode" in either scheme). On the next page, the reader's choice shown,
+    the switch is named for the system's scheme, and a click on it switches back."""
     other = {"light": "dark", "dark": "light"}[scheme]
     page = view("/glossary/", width, scheme)
     try:
-        for _ in range(10):
-            page.keyboard.press("Tab")
-            if page.evaluate("document.activeElement.name") == "__palette":
-                break
-        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
-            f"Switch to {other} mode"
-        )
+        assert _tab_to_the_scheme_switch(page) == f"Switch to {other} mode"
         page.keyboard.press("Enter")
-        shown = page.evaluate("document.body.dataset.mdColorScheme")
-        assert shown == {"light": "default", "dark": "slate"}[other]
+        assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEME[other]
+        page.goto(page.url.replace("/glossary/", "/rule-index/"))
+        assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEME[other]
+        assert _tab_to_the_scheme_switch(page) == f"Switch to {scheme} mode"
+        page.click("form[data-md-component=palette] label:not([hidden])")
+        assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEME[scheme]
     finally:  # Material keeps the reader's choice: the next test's page opens as it would
         page.evaluate("localStorage.clear()")
 

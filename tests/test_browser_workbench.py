@@ -948,6 +948,26 @@ def test_an_opening_answer_at_hand_is_shown_without_asking(context, server):
         page.close()
 
 
+def test_a_worker_whose_script_fails_is_said_and_settles(browser, server):
+    """The Worker's script fails as it runs (here made to throw where there is no page):
+    the page says Python could not start, and is settled, so that the site's service
+    worker is not kept waiting for it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+
+    def failing_in_a_worker(route):
+        script = route.fetch().text()
+        throw = '\nif (typeof document === "undefined") throw new Error("refused");\n'
+        route.fulfill(body=script + throw, content_type="text/javascript")
+
+    context.route("**/javascripts/workbench.js", failing_in_a_worker)
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_selector("#rr-workbench[data-failed]", state="attached", timeout=60_000)
+    assert page.get_attribute("#rr-workbench", "data-settled") == "true"
+    assert "Python could not start here" in page.inner_text("#rr-workbench")
+    context.close()
+
+
 def opened_early(page) -> bool:
     """The Worker answered the page's opening question before the page asked it."""
     return page.evaluate(

@@ -9,13 +9,18 @@
   const search = document.querySelector(".md-search[role=dialog]");
   if (search && !search.hasAttribute("aria-label")) search.setAttribute("aria-label", "Search");
 
-  // Material's colour-scheme switch is two radios, neither checked until a reader picks a
-  // scheme: Tab reached the first, named "Switch to dark mode", whatever the scheme shown,
-  // and in the dark scheme it switched to light. The radio of the scheme shown is checked,
-  // so the one Tab reaches is named for what it does.
+  // Material's colour-scheme switch is two radios, and a page opens with neither checked:
+  // Tab reached the first, named "Switch to dark mode", whatever the scheme shown, and in
+  // the dark scheme it switched to light. The radio of the scheme shown is checked, by
+  // Material's own rule: the reader's stored choice, else the system's scheme. The radio
+  // Tab reaches is then named for what it does, and the visible switch, a label for the
+  // other radio, still changes the scheme when clicked.
   const schemes = [...document.querySelectorAll("input[name=__palette]")];
-  if (!schemes.some((input) => input.checked)) {
-    const shown = schemes.find((input) => matchMedia(input.dataset.mdColorMedia).matches);
+  if (schemes.length && !schemes.some((input) => input.checked)) {
+    const stored = window.__md_get?.("__palette");
+    const shown = stored && schemes[stored.index]
+      ? schemes[stored.index]
+      : schemes.find((input) => matchMedia(input.dataset.mdColorMedia).matches);
     if (shown) shown.checked = true;
   }
 

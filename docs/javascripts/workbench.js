@@ -907,6 +907,10 @@ function page() {
         answered(data);
       }
     };
+    // an error before Python is ready (its script could not run) is its failure
+    python.onerror = () => {
+      if (root.dataset.stage !== "Ready") python.onmessage({ data: { failed: "its script could not run" } });
+    };
     for (const event of early) python.onmessage(event);
   }
   // the Worker's answer to the opening question is this page's answer only to the very
