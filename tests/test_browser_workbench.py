@@ -948,6 +948,54 @@ def test_an_opening_answer_at_hand_is_shown_without_asking(context, server):
         page.close()
 
 
+# the Worker's answer to the opening question held back until the page has asked its
+# first question; when the page draws an answer and when the Worker's replies come, noted
+OPENING_ANSWER_AFTER_ASKING = """
+window.__drawn = [];
+window.__replies = [];
+window.__questions = 0;
+new MutationObserver((records) => {
+  for (const record of records) window.__drawn.push(performance.now());
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-answered"] });
+const held = [];
+const Base = window.Worker;
+window.Worker = class extends Base {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      if (event.data && event.data.id !== undefined) window.__replies.push(performance.now());
+      if (event.data && event.data.openingAnswer && window.__questions === 0) {
+        event.stopImmediatePropagation();
+        held.push(event.data);
+      }
+    });
+  }
+  postMessage(message, ...rest) {
+    super.postMessage(message, ...rest);
+    if (message && message.id !== undefined && ++window.__questions === 1) {
+      for (const data of held.splice(0)) this.dispatchEvent(new MessageEvent("message", { data }));
+    }
+  }
+};
+"""
+
+
+def test_an_opening_answer_that_comes_after_the_same_question_is_shown_at_once(context, server):
+    """The page has asked its first question when the Worker's answer to the same opening
+    question comes: the page shows it then, and not again when the Worker's reply to the
+    question comes after it."""
+    page = context.new_page()
+    page.add_init_script(OPENING_ANSWER_AFTER_ASKING)
+    page.goto(server)
+    page.wait_for_function("window.__replies.length > 0", timeout=120_000)
+    page.wait_for_timeout(300)  # time to draw the reply, were it drawn
+    drawn, replies = page.evaluate("[window.__drawn, window.__replies]")
+    assert len(drawn) == 1 and drawn[0] < replies[0]
+    assert page.evaluate("window.__questions") == 1
+    assert shown_answer(page) == answer({"force": B_COMPANY})
+    page.close()
+
+
 def test_a_worker_whose_script_fails_is_said_and_settles(browser, server):
     """The Worker's script fails as it runs (here made to throw where there is no page):
     the page says Python could not start, and is settled, so that the site's service
