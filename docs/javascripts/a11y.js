@@ -1,7 +1,8 @@
 // What Material's markup lacks for WCAG 2.2 AA and CSS cannot add: a name for the
-// search dialog, the colour-scheme switch named for what it does, a box that scrolls sideways (a wide table, a picture at its natural
-// size) made a named region a keyboard can reach and scroll, only while it does scroll,
-// and no landmark for the copy button of a code block.
+// search dialog, the colour-scheme switch named for what it does, a box that scrolls
+// sideways (a wide table, a picture at its natural size) made a named region a keyboard
+// can reach and scroll, only while it does scroll, and no landmark for the copy button
+// of a code block.
 // Pages that draw later (the Workbench) are followed as they change.
 "use strict";
 

@@ -911,7 +911,7 @@ function page() {
     python.onerror = () => {
       if (root.dataset.stage !== "Ready") python.onmessage({ data: { failed: "its script could not run" } });
     };
-    for (const event of early) python.onmessage(event);
+    for (const event of early) (event.type === "error" ? python.onerror : python.onmessage)(event);
   }
   // the Worker's answer to the opening question is this page's answer only to the very
   // same question, A included, to the letter
