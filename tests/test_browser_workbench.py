@@ -383,6 +383,15 @@ def test_a_hostile_address_opened_afresh_shows_the_form_and_the_refusal(bench, n
     assert answered(page) is None
 
 
+def test_a_page_opened_at_a_refused_link_offers_no_a_to_drop(bench):
+    """A link refused as the page opens leaves the form with no A: Keep as A is offered,
+    Drop A is not."""
+    page = bench("#v1.f." + "A" * (LIMIT + 1), answered=False)
+    assert page.inner_text(".rr-wb-top").startswith("this link is too long")
+    assert page.get_by_role("button", name="Keep as A").is_visible()
+    assert page.get_by_role("button", name="Drop A").is_hidden()
+
+
 def test_a_refused_long_link_stays_until_the_player_changes_the_page(bench):
     """After the 1.9 MB link's refusal, the player's first change writes the form into the
     address, which equals the page again (a reload shows the change). Leaving an address

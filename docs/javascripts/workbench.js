@@ -1037,7 +1037,7 @@ function page() {
     changed();
     drawKept();
     keepButton.focus();  // the focused button is hidden now: a keyboard keeps its place
-  });
+  }, { hidden: true });  // the page opens with no A (a refused link draws no A either)
   const keep = el("p", { class: "rr-wb-keep" }, keepButton, " ", dropButton, " ", keepNote);
   function drawKept() {
     const kept = state.kept[state.tab] !== null;
