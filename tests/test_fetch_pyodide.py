@@ -4,6 +4,7 @@ file is taken again, a changed or planted one refused by name; old entries do no
 
 The tests pin a small stand-in package of their own (no network), with the same code."""
 
+import _imp
 import ast
 import base64
 import gzip
@@ -62,6 +63,7 @@ def fetch(tmp_path, monkeypatch):
     monkeypatch.setattr(module, "SERVED", sorted(set(FILES) - {module.LOCK}))
     integrity = "sha512-" + base64.b64encode(hashlib.sha512(tarball).digest()).decode()
     monkeypatch.setattr(module, "INTEGRITY", integrity)
+    monkeypatch.setattr(module, "NODE", None)  # the stand-in runtime writes no bytecode
     (tmp_path / "downloads").mkdir()
     (tmp_path / "downloads" / f"pyodide-{module.PYODIDE}.tgz").write_bytes(tarball)
     module.tarball_bytes = tarball
@@ -147,6 +149,59 @@ def test_lay_out_copies_the_runtime_and_writes_a_lock_of_our_wheel(fetch, tmp_pa
         assert {info.compress_type for info in zipfile.ZipFile(dest / name).infolist()} == {0}
     stdlib_br = (dest / "python_stdlib.zip.br").stat().st_size
     assert stdlib_br < 0.75 * _deflated_size(fetch.page_stdlib())  # than deflate file by file
+
+
+def test_where_node_is_installed_the_wheel_holds_checked_bytecode_of_every_module(
+    tmp_path, capfd
+):
+    """As Pyodide's own Python writes it (its standard library's magic number), each file
+    made from the source beside it in the wheel and checked against that source's hash on
+    import (PEP 552); without Node.js, the source alone, and nothing said."""
+    fetch = _fetch_pyodide()
+    entry = fetch.third_party()  # the real runtime, as `make workbench-assets` keeps it
+    wheel = zipfile.ZipFile(
+        fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
+    )
+    names = wheel.namelist()
+    sources = [name for name in names if name.endswith(".py")]
+    assert "rulesref/workbench.py" in sources
+    compiled = sorted(name for name in names if name.endswith(".pyc"))
+    if fetch.NODE is None:
+        assert compiled == [] and capfd.readouterr().err == ""
+        return
+    tag = f"cpython-{fetch.PYODIDE.split('.')[0]}"  # Pyodide 314 is Python 3.14
+    assert compiled == sorted(
+        f"{folder}/__pycache__/{module}.{tag}.pyc"
+        for folder, _, module in (name.removesuffix(".py").rpartition("/") for name in sources)
+    )
+    stdlib = zipfile.ZipFile(fetch.STDLIB)
+    magic = stdlib.read(next(n for n in stdlib.namelist() if n.endswith(".pyc")))[:4]
+    for name in sources:
+        folder, _, module = name.removesuffix(".py").rpartition("/")
+        header = wheel.read(f"{folder}/__pycache__/{module}.{tag}.pyc")[:16]
+        assert header[:4] == magic
+        assert int.from_bytes(header[4:8], "little") == 0b11  # hash-based, checked
+        source_hash = _imp.source_hash(int.from_bytes(magic, "little"), wheel.read(name))
+        assert header[8:16] == source_hash, name
+    record = wheel.read(next(n for n in names if n.endswith("RECORD"))).decode()
+    assert all(f"\n{name},sha256=" in record for name in compiled)
+    assert capfd.readouterr().err == ""
+
+
+def test_bytecode_that_cannot_be_written_is_said_in_one_line_and_the_source_sent(
+    fetch, tmp_path, capfd, monkeypatch
+):
+    monkeypatch.setattr(fetch, "NODE", "/bin/false")
+    entry = fetch.third_party(tmp_path)
+    wheel = zipfile.ZipFile(
+        fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
+    )
+    assert not [name for name in wheel.namelist() if name.endswith(".pyc")]
+    said = capfd.readouterr().err
+    assert said == (
+        "fetch_pyodide: rulesref's bytecode not written (exit status 1); the page compiles "
+        "its source\n"
+    )
 
 
 def test_a_changed_standard_library_is_refused(fetch, tmp_path, monkeypatch):
