@@ -356,9 +356,15 @@ def test_entries_unused_for_a_month_are_pruned_and_nothing_else(tmp_path):
         mark.write_text("")
         os.utime(mark, (now - age * day, now - age * day))
     (tmp_path / "downloads").mkdir()  # the npm tarballs: no mark, kept
+    (tmp_path / "bytecode").mkdir()  # rulesref's, by its sources: touched when used
+    for name, age in [("old", fetch.STALE_DAYS + 1), ("recent", fetch.STALE_DAYS - 1)]:
+        kept = tmp_path / "bytecode" / f"{name}.json"
+        kept.write_text("{}")
+        os.utime(kept, (now - age * day, now - age * day))
     removed = fetch.prune(tmp_path, now)
-    assert removed == [tmp_path / "old-pins"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["downloads", "recent-pins"]
+    assert removed == [tmp_path / "old-pins", tmp_path / "bytecode" / "old.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bytecode", "downloads", "recent-pins"]
+    assert [p.name for p in (tmp_path / "bytecode").iterdir()] == ["recent.json"]
 
 
 def test_the_entry_in_use_is_marked_as_used(fetch, tmp_path):

@@ -21,7 +21,8 @@ taken again from the tarball (downloaded again if it is missing or wrong); a cha
 or one the pins do not name is refused by name. Pyodide's standard library comes from the
 repository, byte-compiled (`STDLIB`, pinned too), and the page gets only the modules the
 Workbench imports (`STDLIB_MODULES`; the trimmed zip is pinned too). The rulesref wheel
-(source only, a few modules) is written afresh each time, with no build tool. Both zips
+is written afresh each time, with no build tool: its source, and where Node.js is
+installed its bytecode, written by Pyodide's own Python (`bytecode`). Both zips
 are stored, not deflated, and laid out with their twins (kept by content in the cache's
 `twins/`): brotli of a whole archive is 30% smaller than deflate file by file. An
 entry is marked as used on every lay-out; when a new one is made, entries unused for
@@ -274,6 +275,7 @@ def bytecode(sources: dict[str, bytes], entry: Path, cache: Path) -> dict[str, b
                       "compiles its source", file=sys.stderr)  # fmt: skip
                 return {}
             os.replace(made, kept)
+        prune(cache)
     kept.touch()  # used: not stale
     return {path: base64.b64decode(text) for path, text in json.loads(kept.read_text()).items()}
 
@@ -330,8 +332,9 @@ def lock(info: dict, wheel: Path, stdlib: bytes) -> None:
 
 def prune(cache: Path, now: float | None = None) -> list[Path]:
     """Remove the cache's entries unused for `STALE_DAYS` (their mark of use untouched
-    since; `manifest.json` marked the entries of the Node-compiled runtime before it); the
-    downloads and anything else stay. Returns the entries removed."""
+    since; `manifest.json` marked the entries of the Node-compiled runtime before it), and
+    the bytecode unused as long; the downloads and anything else stay. Returns what was
+    removed."""
     bar = (time.time() if now is None else now) - STALE_DAYS * 24 * 3600
     stale = [
         entry
@@ -341,7 +344,10 @@ def prune(cache: Path, now: float | None = None) -> list[Path]:
     ]
     for entry in stale:
         shutil.rmtree(entry, ignore_errors=True)
-    return stale
+    unused = [kept for kept in (cache / "bytecode").glob("*.json") if kept.stat().st_mtime < bar]
+    for kept in unused:
+        kept.unlink()
+    return stale + unused
 
 
 def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
