@@ -24,18 +24,22 @@ print(coin.power(3).times(Counts.of_faces((-1, 0))))  # and a die of -1 or 0
 Products run on packed integers (Kronecker substitution): each polynomial packed into one
 big integer, a fixed number of bytes per coefficient, so that one GMP multiplication
 (through gmpy2) makes the whole product. Where gmpy2 is missing (in the browser), a short
-product is one multiplication of Python's integers, and a long one of JavaScript's
-BigInt: V8's is quicker there than Python's Karatsuba (`rulesref.exact.multiply`).
+product is one multiplication of Python's integers, and a long one a multiplication of
+`decimal`'s numbers, a fixed number of decimal digits per coefficient: libmpdec's
+transform is quicker there than Python's Karatsuba.
 """
 
+from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, Rounded, localcontext
 from functools import cached_property
 from itertools import accumulate
 from operator import mul
+from typing import Generic, TypeVar
 
-from rulesref.exact import mpz, multiply, power_of
+from rulesref.exact import decimal_number, decimal_text, gmp, mpz
 
 __all__ = [
     "Counts",
@@ -123,68 +127,141 @@ def product(counts: Sequence[Counts], top: int | None = None) -> Counts:
 # counting code that works on them directly.
 
 Polynomial = Sequence[int]
+Packed = TypeVar("Packed", int, Decimal)
 
 
-@dataclass(frozen=True)
-class _Fields:
-    """Kronecker substitution: a polynomial as one whole number, its value at
-    x = 256**width, each coefficient in a field of `width` bytes; the product of two such
-    numbers holds the product of the polynomials, field by field, when no field overflows
-    into the next. `rulesref.exact.multiply` makes the products (GMP's, or in the browser
-    JavaScript's for long ones)."""
+class _Fields(ABC, Generic[Packed]):
+    """Kronecker substitution: a polynomial as one number, its value at x = base**width,
+    each coefficient in a field of `width` places; the product of two numbers holds the
+    product of the polynomials, field by field, when no field overflows into the next."""
 
     width: int
 
-    @classmethod
-    def holding(cls, bits: int) -> "_Fields":
-        """Fields wide enough for coefficients of `bits` bits, or a sign and `bits` bits."""
-        return cls(bits // 8 + 1)
-
-    def pack(self, coefficients: Polynomial) -> int:
+    @abstractmethod
+    def pack(self, coefficients: Polynomial) -> Packed:
         """The polynomial (coefficients not negative, each fitting a field) as a number."""
-        raw = b"".join(c.to_bytes(self.width, "little") for c in coefficients)
-        return mpz(int.from_bytes(raw, "little"))
 
-    def repeated(self, coefficient: int, length: int) -> int:
+    @abstractmethod
+    def repeated(self, coefficient: int, length: int) -> Packed:
         """`pack` of `length` times the same coefficient, written once."""
-        return mpz(int.from_bytes(coefficient.to_bytes(self.width, "little") * length, "little"))
 
-    def unpack(self, number: int, length: int, kept: range) -> list[int]:
+    @abstractmethod
+    def unpack(self, number: Packed, length: int, kept: range) -> list[int]:
         """The fields `kept` of a number of `length` fields (not negative): only those
         are read."""
-        raw = int(number).to_bytes(self.width * length, "little")
-        width = self.width
-        return [int.from_bytes(raw[k * width : (k + 1) * width], "little") for k in kept]
 
     @property
+    @abstractmethod
     def half(self) -> int:
         """Half the largest field and one: the offset of `signed_product`'s fields."""
-        return 1 << (8 * self.width - 1)
 
     def product(self, a: Polynomial, b: Polynomial, kept: range) -> list[int]:
         """The coefficients `kept` of the product of two polynomials (coefficients not
         negative)."""
-        return self.unpack(multiply(self.pack(a), self.pack(b)), len(a) + len(b) - 1, kept)
+        with localcontext(_EXACT):
+            return self.unpack(self.pack(a) * self.pack(b), len(a) + len(b) - 1, kept)
 
     def signed_product(self, a: Polynomial, b: Polynomial, kept: range) -> list[int]:
         """`product` for coefficients of any sign, none of the product's as large as
         `half`: each field raised by `half`, so that none is negative or borrows from the
         next."""
         length = len(a) + len(b) - 1
-        product = multiply(self.signed_pack(a), self.signed_pack(b))
-        raised = product + self.repeated(self.half, length)
+        with localcontext(_EXACT):
+            product = self.signed_pack(a) * self.signed_pack(b)
+            raised = product + self.repeated(self.half, length)
         return [field - self.half for field in self.unpack(raised, length, kept)]
 
-    def signed_pack(self, coefficients: Polynomial) -> int:
+    def signed_pack(self, coefficients: Polynomial) -> Packed:
         """`pack` for coefficients of any sign: their positive parts, less their negative
         parts."""
-        positive = self.pack([max(c, 0) for c in coefficients])
-        return positive - self.pack([max(-c, 0) for c in coefficients])
+        with localcontext(_EXACT):
+            return self.pack([max(c, 0) for c in coefficients]) - self.pack(
+                [max(-c, 0) for c in coefficients]
+            )
 
     def power(self, polynomial: Polynomial, n: int) -> list[int]:
         """The polynomial (coefficients not negative) to the power `n` (1 at least)."""
-        length = (len(polynomial) - 1) * n + 1
-        return self.unpack(power_of(self.pack(polynomial), n), length, range(length))
+        with localcontext(_EXACT):
+            length = (len(polynomial) - 1) * n + 1
+            return self.unpack(self.pack(polynomial) ** n, length, range(length))
+
+
+@dataclass(frozen=True)
+class _Bytes(_Fields[int]):
+    """Fields of `width` bytes, in one of GMP's (gmpy2's) integers, or Python's without it."""
+
+    width: int
+
+    @classmethod
+    def holding(cls, bits: int) -> "_Bytes":
+        """Fields wide enough for coefficients of `bits` bits, or a sign and `bits` bits."""
+        return cls(bits // 8 + 1)
+
+    def pack(self, coefficients: Polynomial) -> int:
+        raw = b"".join(c.to_bytes(self.width, "little") for c in coefficients)
+        return mpz(int.from_bytes(raw, "little"))
+
+    def repeated(self, coefficient: int, length: int) -> int:
+        return mpz(int.from_bytes(coefficient.to_bytes(self.width, "little") * length, "little"))
+
+    def unpack(self, number: int, length: int, kept: range) -> list[int]:
+        raw = int(number).to_bytes(self.width * length, "little")
+        width = self.width
+        return [int.from_bytes(raw[k * width : (k + 1) * width], "little") for k in kept]
+
+    @property
+    def half(self) -> int:
+        return 1 << (8 * self.width - 1)
+
+
+@dataclass(frozen=True)
+class _Digits(_Fields[Decimal]):
+    """Fields of `width` decimal digits, in one of `decimal`'s numbers: libmpdec multiplies
+    long ones by a number-theoretic transform, far quicker than Python's own integers
+    (Karatsuba) on products of hundreds of thousands of digits. Each coefficient is
+    written in decimal and read back on its own: short numbers, and the long one is read
+    and written as its digits, without converting it."""
+
+    width: int
+
+    @classmethod
+    def holding(cls, bits: int) -> "_Digits":
+        """Fields wide enough for coefficients of `bits` bits, or a sign and `bits` bits:
+        one digit more than `bits` bits ever take (log10(2) < 0.30103)."""
+        return cls(bits * 30103 // 100_000 + 2)
+
+    def pack(self, coefficients: Polynomial) -> Decimal:
+        return Decimal("".join(decimal_text(c).zfill(self.width) for c in coefficients[::-1]))
+
+    def repeated(self, coefficient: int, length: int) -> Decimal:
+        return Decimal(decimal_text(coefficient).zfill(self.width) * length)
+
+    def unpack(self, number: Decimal, length: int, kept: range) -> list[int]:
+        text = str(number).zfill(self.width * length)  # the highest field first
+        width = self.width
+        return [decimal_number(text[(length - 1 - k) * width : (length - k) * width]) for k in kept]
+
+    @property
+    def half(self) -> int:
+        field: int = 10**self.width
+        return field // 2
+
+
+# Exact: any rounding raises rather than errs (no product comes near MAX_PREC digits)
+_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact, Rounded])
+# Without GMP, a product goes through decimal where that was quicker on the cascade's
+# products: of this many bits at least, its factors of this many coefficients at least
+# (each coefficient written in decimal and read back costs as its digits squared)
+_DECIMAL_BITS = 2**17
+_DECIMAL_FACTOR = 48
+
+
+def _fields(bits: int, length: int, shorter: int) -> _Fields[int] | _Fields[Decimal]:
+    """The fields for a product of `length` coefficients of up to `bits` bits (a sign
+    apart), whose shorter factor has `shorter` coefficients."""
+    if gmp() or bits * length < _DECIMAL_BITS or shorter < _DECIMAL_FACTOR:
+        return _Bytes.holding(bits)
+    return _Digits.holding(bits)
 
 
 def convolve(a: Polynomial, b: Polynomial, start: int = 0, top: int | None = None) -> list[int]:
@@ -193,8 +270,9 @@ def convolve(a: Polynomial, b: Polynomial, start: int = 0, top: int | None = Non
     unpacked)."""
     # a coefficient of the product is at most min(len) * max|a| * max|b|: give it room
     bits = _size(a) + _size(b) + min(len(a), len(b)).bit_length()
-    kept = range(len(a) + len(b) - 1)[start:top]
-    fields = _Fields.holding(bits)
+    length = len(a) + len(b) - 1
+    kept = range(length)[start:top]
+    fields = _fields(bits, length, min(len(a), len(b)))
     if min(a) < 0 or min(b) < 0:
         return fields.signed_product(a, b, kept)
     return fields.product(a, b, kept)
@@ -211,7 +289,8 @@ def power(polynomial: Polynomial, n: int) -> list[int]:
         return [1]
     # no coefficient of the power exceeds the polynomial at x = 1 to the power n
     bits = (sum(polynomial) ** n).bit_length()
-    return _Fields.holding(bits).power(polynomial, n)
+    length = (len(polynomial) - 1) * n + 1
+    return _fields(bits, length, length).power(polynomial, n)  # written and read once
 
 
 def times(a: Polynomial, b: Polynomial, top: int | None = None, start: int = 0) -> list[int]:

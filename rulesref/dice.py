@@ -19,8 +19,8 @@ product. Three kernels compute them, all in whole numbers:
 - **Packed product** (`convolve`, and powers of any die): each polynomial is packed
   into one big integer, a fixed number of bytes per coefficient (Kronecker
   substitution), so that one GMP multiplication (through gmpy2) does the whole
-  convolution at once (where gmpy2 is missing, one of Python's integers, or in the
-  browser JavaScript's BigInt for long products).
+  convolution at once (where gmpy2 is missing, one of Python's integers, or of
+  `decimal`'s numbers for long products).
 - **Recurrence** (the counts of n d6): the counts are the coefficients of
   ((1 - x^6) / (1 - x))^n, whose derivative gives a short linear recurrence, each
   count from the previous one and those 5 and 6 below it; the counts are symmetric, so

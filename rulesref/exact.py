@@ -7,10 +7,9 @@ fractions, prints them the same (`5/18`) and compares equal to sympy's. The `rul
 command starts that way; the Python API returns sympy Rationals.
 
 The counting modules take their big whole numbers' operations from here too (`mpz`,
-`divexact`, `gcd`, `remove`, `multiply`, `power_of`; `gmp` says which): GMP's through
-gmpy2, or Python's own where gmpy2 is missing (in the browser, where JavaScript's BigInt
-multiplies long numbers), which count the same, only slower. gmpy2 is imported when one
-of them is first used, not before.
+`divexact`, `gcd`, `remove`; `gmp` says which): GMP's through gmpy2, or Python's own where
+gmpy2 is missing (in the browser), which count the same, only slower. gmpy2 is imported
+when one of them is first used, not before.
 
 ```python
 from sympy import Rational as SympyRational
@@ -22,13 +21,11 @@ print(Rational(10, 36), Rational is SympyRational)
 ```
 """
 
-import importlib
 import math
 import os
-import sys
 from collections.abc import Callable
 from functools import cache
-from operator import floordiv, mul
+from operator import floordiv
 from typing import TYPE_CHECKING, NamedTuple
 
 __all__ = ["Rational", "in_lowest_terms", "FRACTIONS", "digits", "fraction_text", "short_fraction"]
@@ -77,49 +74,11 @@ def _remove(number: int, factor: int) -> tuple[int, int]:
     return number, times
 
 
-# Where JavaScript's BigInt multiplies a product (in the browser): when the bits of its
-# two factors multiply to this many at least (1 Mbit by 2 kbit, 32 kbit by 64 kbit).
-# Below, Python's own is quicker: passing the numbers across costs more than it saves.
-# Fitted in Pyodide under Node (32 kbit squared about even; 256 kbit squared 3.3x quicker).
-JAVASCRIPT_BITS = 2**31
-
-
-def _javascript_products() -> tuple[Callable[[int, int], int], Callable[[int, int], int]]:
-    """`multiply` and `power_of` by the browser's BigInt for long numbers (V8's
-    Toom-Cook and FFT, against Python's Karatsuba), the numbers crossing as hexadecimal
-    text (written and read in linear time); Python's own where the page's JavaScript
-    cannot be reached (a host's policy forbidding `Function`)."""
-    try:
-        js = importlib.import_module("js")  # Pyodide's view of the page's JavaScript
-        big = "BigInt('0x' + a)"
-        times = js.Function.new("a", "b", f"return ({big} * BigInt('0x' + b)).toString(16)")
-        raised = js.Function.new("a", "n", f"return ({big} ** BigInt(n)).toString(16)")
-    except Exception:
-        return mul, pow
-
-    def multiply(a: int, b: int) -> int:
-        if a.bit_length() * b.bit_length() < JAVASCRIPT_BITS:
-            return a * b
-        product = int(times(format(abs(a), "x"), format(abs(b), "x")), 16)
-        return product if (a < 0) == (b < 0) else -product
-
-    def power_of(a: int, n: int) -> int:
-        if (a.bit_length() * n // 2) ** 2 < JAVASCRIPT_BITS:  # as its last squaring
-            short: int = a**n
-            return short
-        result = int(raised(format(abs(a), "x"), n), 16)
-        return -result if a < 0 and n % 2 else result
-
-    return multiply, power_of
-
-
 class _Operations(NamedTuple):
     mpz: Callable[[int], int]
     divexact: Callable[[int, int], int]
     gcd: Callable[..., int]
     remove: Callable[[int, int], tuple[int, int]]
-    multiply: Callable[[int, int], int]
-    power_of: Callable[[int, int], int]
     gmp: bool
 
 
@@ -132,10 +91,8 @@ def _operations() -> _Operations:
     try:
         import gmpy2
     except ImportError:  # no gmpy2 in the browser (Pyodide): Python's integers count the same
-        times, raised = _javascript_products() if sys.platform == "emscripten" else (mul, pow)
-        # floordiv: exact here
-        return _Operations(int, floordiv, math.gcd, _remove, times, raised, gmp=False)
-    return _Operations(gmpy2.mpz, gmpy2.divexact, gmpy2.gcd, gmpy2.remove, mul, pow, gmp=True)
+        return _Operations(int, floordiv, math.gcd, _remove, gmp=False)  # floordiv: exact here
+    return _Operations(gmpy2.mpz, gmpy2.divexact, gmpy2.gcd, gmpy2.remove, gmp=True)
 
 
 def gmp() -> bool:
@@ -161,16 +118,6 @@ def gcd(*numbers: int) -> int:
 def remove(number: int, factor: int) -> tuple[int, int]:
     """`number` without its `factor`s, and how many there were."""
     return _operations().remove(number, factor)
-
-
-def multiply(a: int, b: int) -> int:
-    """`a * b`: GMP's with gmpy2; without it, JavaScript's for long numbers in the browser."""
-    return _operations().multiply(a, b)
-
-
-def power_of(number: int, exponent: int) -> int:
-    """`number ** exponent`, made where `multiply` makes products."""
-    return _operations().power_of(number, exponent)
 
 
 def digits(number: int) -> int:

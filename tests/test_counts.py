@@ -1,26 +1,25 @@
 """Counts at an offset (`rulesref.counts`) against the schoolbook product of polynomials."""
 
-import operator
-import random
-import sys
-
-import gmpy2
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rulesref import counts as counts_module
-from rulesref import exact
 from rulesref.counts import (
+    _DECIMAL_BITS,
+    _DECIMAL_FACTOR,
     Counts,
     Window,
-    _Fields,
+    _Bytes,
+    _Digits,
     all_but_one,
     binomial,
+    convolve,
     correlation,
     divided,
     dot,
     polynomial_product,
+    power,
     product,
     times,
     windows_of_all_but_one,
@@ -142,17 +141,17 @@ def signed(bits: int, length: int) -> st.SearchStrategy[list[int]]:
 @example(([-(2**3000) + 1] * 60, [2**3000 - 1] * 60), 0, None).via("and as negative")
 @example(([0, 0, 1], [5]), 0, None).via("a product whose top fields are 0")
 @example(([1, 2, 3], [4, 5]), 1, 3).via("a window of the product")
-def test_packed_products_are_the_schoolbook_product(pair, start, stop):
-    """Kronecker substitution at x = 256**width: the fields just wide enough (convolve's
-    room), whatever the signs; any window of the product read alone."""
+def test_products_in_bytes_and_in_digits_are_the_schoolbook_product(pair, start, stop):
+    """Kronecker substitution at x = 256**width and at x = 10**width: the fields just wide
+    enough (convolve's room), whatever the signs; any window of the product read alone."""
     a, b = pair
     bits = max(map(abs, a + b)).bit_length() * 2 + min(len(a), len(b)).bit_length()
     kept = range(len(a) + len(b) - 1)[start:stop]
     expected = _schoolbook(a, b)[start:stop]
-    fields = _Fields.holding(bits)
-    assert fields.signed_product(a, b, kept) == expected
-    if min(a) >= 0 and min(b) >= 0:
-        assert fields.product(a, b, kept) == expected
+    for fields in (_Bytes.holding(bits), _Digits.holding(bits)):
+        assert fields.signed_product(a, b, kept) == expected, fields
+        if min(a) >= 0 and min(b) >= 0:
+            assert fields.product(a, b, kept) == expected, fields
 
 
 @given(signed(40, 30), signed(40, 30), st.integers(0, 70), st.integers(0, 70) | st.none())
@@ -165,75 +164,53 @@ def test_times_from_start_below_top_is_that_window_of_the_product(a, b, start, t
     assert times(a, b, top, start) == _schoolbook(a, b)[start:top]
 
 
-class _JavaScript:
-    """A stand-in for Pyodide's `js` module: `Function.new` gives the function whose body
-    it is given, worked out on the hexadecimal text it is passed (the real one, BigInt's,
-    answers the same force in the page: tests/test_workbench.py `riding_leaders`)."""
-
-    def __init__(self) -> None:
-        self.calls: list[str] = []
-        self.Function = self
-
-    def new(self, *parameters_and_body: str):
-        body = parameters_and_body[-1]
-
-        def function(a: str, b) -> str:  # on GMP's integers, as quick as BigInt's
-            self.calls.append(body)
-            left = gmpy2.mpz(a, 16)
-            return format(left * gmpy2.mpz(b, 16) if " * " in body else left**b, "x")
-
-        return function
+@settings(max_examples=20)
+@given(st.lists(st.integers(0, 2**64), min_size=1, max_size=8), st.integers(1, 40))
+def test_powers_in_digits_are_powers_in_bytes(polynomial, n):
+    if not any(polynomial):
+        polynomial = [*polynomial[:-1], 1]
+    bits = (sum(polynomial) ** n).bit_length()
+    assert _Digits.holding(bits).power(polynomial, n) == _Bytes.holding(bits).power(polynomial, n)
 
 
-@pytest.fixture
-def javascript(monkeypatch: pytest.MonkeyPatch) -> _JavaScript:
-    """rulesref.counts as in the browser: no gmpy2, products by `js` (the stand-in)."""
-    js = _JavaScript()
-    monkeypatch.setitem(sys.modules, "js", js)
-    multiply, power_of = exact._javascript_products()
-    monkeypatch.setattr(counts_module, "mpz", int)
-    monkeypatch.setattr(counts_module, "multiply", multiply)
-    monkeypatch.setattr(counts_module, "power_of", power_of)
-    return js
+def without_gmp(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """rulesref.counts as without gmpy2 (Python's products, decimal's for long ones); the
+    names of the fields each product takes."""
+    taken: list[str] = []
+    choose = counts_module._fields
+
+    def spied(bits: int, length: int, shorter: int) -> object:
+        fields = choose(bits, length, shorter)
+        taken.append(type(fields).__name__)
+        return fields
+
+    monkeypatch.setattr(counts_module, "gmp", lambda: False)
+    monkeypatch.setattr(counts_module, "_fields", spied)
+    return taken
 
 
-def test_in_the_browser_long_products_cross_to_javascript_and_back(javascript):
-    """Either side of `JAVASCRIPT_BITS`, any signs: the product is Python's, and only the
-    long ones cross."""
-    multiply, power_of = counts_module.multiply, counts_module.power_of
-    bar = exact.JAVASCRIPT_BITS
-    for left_bits, right_bits in [(2**15, 2**16), (2**15, 2**16 - 1), (2**11, 2**20), (64, 2**24)]:
-        bits = random.Random(left_bits + right_bits).getrandbits
-        left = bits(left_bits) | 1 << (left_bits - 1)  # its bits exactly
-        right = bits(right_bits) | 1 << (right_bits - 1)
-        for a, b in [(left, right), (-left, right), (left, -right), (-left, -right)]:
-            crossed = len(javascript.calls)
-            assert multiply(a, b) == a * b
-            assert len(javascript.calls) - crossed == (left_bits * right_bits >= bar)
-    assert multiply(0, 2**(2**20)) == 0
-    for base, n in [(3**1000, 46), (3**1000, 47), (-(3**1000), 47), (-(3**1000), 48)]:
-        crossed = len(javascript.calls)
-        assert power_of(base, n) == base**n
-        assert len(javascript.calls) - crossed == ((base.bit_length() * n // 2) ** 2 >= bar)
+def test_without_gmp_long_products_go_through_decimal(monkeypatch):
+    """Either side of the bits and of the factors' length where decimal takes over, the
+    product is the schoolbook one."""
+    taken = without_gmp(monkeypatch)
+    bits = _DECIMAL_BITS // (3 * _DECIMAL_FACTOR)  # about the threshold with 2 factors
+    for shorter in (_DECIMAL_FACTOR - 1, _DECIMAL_FACTOR):
+        for width in (bits // 3, bits):
+            a = [(7**k) % 2**width - 2 ** (width - 1) for k in range(shorter)]
+            b = [(3**k) % 2**width for k in range(2 * shorter)]
+            assert convolve(a, b) == _schoolbook(a, b)
+            assert (
+                convolve(b, [abs(c) for c in a], 5, -5) == _schoolbook(b, [abs(c) for c in a])[5:-5]
+            )
+    assert taken == ["_Bytes"] * 6 + ["_Digits"] * 2
+    half = Counts(0, (1, 2, 3)).power(300)
+    assert tuple(power([1, 2, 3], 600)) == half.times(half).weights
+    assert taken[-1] == "_Digits"
 
 
-def test_where_javascript_cannot_be_reached_products_are_pythons(monkeypatch):
-    """A host whose policy forbids JavaScript's `Function`: Python's own, the same."""
-
-    class Forbidden(_JavaScript):
-        def new(self, *parameters_and_body: str):
-            raise RuntimeError("EvalError: Refused to evaluate a string as JavaScript")
-
-    monkeypatch.setitem(sys.modules, "js", Forbidden())
-    assert exact._javascript_products() == (operator.mul, pow)
-    monkeypatch.delitem(sys.modules, "js")
-    monkeypatch.setattr(exact.importlib, "import_module", lambda name: 1 / 0)
-    assert exact._javascript_products() == (operator.mul, pow)
-
-
-def test_a_cascade_through_javascript_products_is_the_cascade_through_gmp(javascript):
+def test_a_cascade_through_decimal_products_is_the_cascade_through_gmp(monkeypatch):
     """A re-roll-heavy force (ten re-rolls everywhere, three leaders riding in each
-    command's units), whose long products cross to JavaScript in the page: the same
+    command's units), whose long products go through decimal without gmpy2: the same
     answer, to the last digit."""
     every = Doctrine(10)
     commands, casualties = [], {}
@@ -246,15 +223,11 @@ def test_a_cascade_through_javascript_products_is_the_cascade_through_gmp(javasc
         commands.append(Command(f"c{c}", squads, leaders, every))
         casualties |= {squad.name: 6 for squad in squads}
     force = Force(commands, doctrine=every)
-    crossed = len(javascript.calls)
-    through_javascript = cascade_probabilities(force, casualties)
-    assert len(javascript.calls) - crossed >= 10
-    with pytest.MonkeyPatch.context() as gmp:
-        gmp.setattr(counts_module, "mpz", exact.mpz)
-        gmp.setattr(counts_module, "multiply", exact.multiply)
-        gmp.setattr(counts_module, "power_of", exact.power_of)
-        assert cascade_probabilities(force, casualties) == through_javascript
-    assert 0 < through_javascript.force_breaks < 1
+    through_gmp = cascade_probabilities(force, casualties)
+    taken = without_gmp(monkeypatch)
+    assert cascade_probabilities(force, casualties) == through_gmp
+    assert taken.count("_Digits") >= 10
+    assert 0 < through_gmp.force_breaks < 1
 
 
 def fewer_than(c: Counts, units: int) -> int:

@@ -158,10 +158,10 @@ def test_where_node_is_installed_the_wheel_holds_checked_bytecode_of_every_modul
     made from the source beside it in the wheel and checked against that source's hash on
     import (PEP 552); without Node.js, the source alone, and nothing said."""
     fetch = _fetch_pyodide()
-    entry = fetch.third_party()  # the real runtime, as `make workbench-assets` keeps it
-    wheel = zipfile.ZipFile(
-        fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
-    )
+    # the real runtime, as `make workbench-assets` keeps it (not even looked for without Node)
+    entry = tmp_path / "no runtime" if fetch.NODE is None else fetch.third_party()
+    made = fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
+    wheel = zipfile.ZipFile(made)
     names = wheel.namelist()
     sources = [name for name in names if name.endswith(".py")]
     assert "rulesref/workbench.py" in sources
@@ -185,6 +185,15 @@ def test_where_node_is_installed_the_wheel_holds_checked_bytecode_of_every_modul
         assert header[8:16] == source_hash, name
     record = wheel.read(next(n for n in names if n.endswith("RECORD"))).decode()
     assert all(f"\n{name},sha256=" in record for name in compiled)
+    # kept: the next build's wheel is the same, byte for byte; a spoilt copy is made again
+    first = made.read_bytes()
+    (kept,) = (tmp_path / "bytecode").iterdir()
+    again = fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
+    assert again.read_bytes() == first
+    kept.write_text('{"rulesref/__pycache__/exact.cpython-314.pyc": "not base64!"}')
+    again = fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
+    assert sorted(n for n in zipfile.ZipFile(again).namelist() if n.endswith(".pyc")) == compiled
+    assert json.loads(kept.read_text()).keys() == set(compiled)
     assert capfd.readouterr().err == ""
 
 
@@ -202,6 +211,18 @@ def test_bytecode_that_cannot_be_written_is_said_in_one_line_and_the_source_sent
         "fetch_pyodide: rulesref's bytecode not written (exit status 1); the page compiles "
         "its source\n"
     )
+    # Node missing since, or too slow: the same, in one line each
+    monkeypatch.setattr(fetch, "NODE", str(tmp_path / "no-node"))
+    assert fetch.bytecode({"rulesref/x.py": b""}, entry, tmp_path) == {}
+    assert "No such file or directory" in capfd.readouterr().err.splitlines()[0]
+
+    def slow(*args, **kwargs):
+        raise subprocess.TimeoutExpired(args[0], 120)
+
+    monkeypatch.setattr(fetch.subprocess, "run", slow)
+    assert fetch.bytecode({"rulesref/x.py": b""}, entry, tmp_path) == {}
+    (said,) = capfd.readouterr().err.splitlines()
+    assert "timed out after 120 seconds" in said and said.endswith("the page compiles its source")
 
 
 def test_a_changed_standard_library_is_refused(fetch, tmp_path, monkeypatch):

@@ -43,8 +43,7 @@ B_COMPANY = json.loads((ROOT / "examples/b-company.json").read_text())
 
 def riding_leaders(commands: int) -> dict:
     """Commands of ten units, three leaders riding in each, ten re-rolls everywhere: a
-    force whose long products cross to JavaScript's BigInt in the page (no gmpy2 there;
-    tests/test_counts.py counts them)."""
+    force whose long products go through `decimal` in the page (no gmpy2 there)."""
     force: dict = {"commands": [], "casualties": {}, "doctrine": {"rerolls": 10}}
     for c in range(commands):
         units = [
@@ -76,7 +75,7 @@ FORCES = {
         "prefer": ["Lt Ames"],
         "removed_figures_survive": True,
     },
-    "200 units, leaders riding, ten re-rolls: long products by BigInt": riding_leaders(20),
+    "200 units, leaders riding, ten re-rolls: products through decimal": riding_leaders(20),
 }
 BATTLES = {
     "gun against infantry": {

@@ -249,9 +249,10 @@ def bytecode(sources: dict[str, bytes], entry: Path, cache: Path) -> dict[str, b
     """The bytecode of each module of `sources` ({path in the wheel: source}) as Pyodide's
     own Python writes it, by that Python under Node (tools/pyodide/compile.mjs), kept in
     the cache's `bytecode/` by the sources and pins; {} where Node.js is not installed
-    (the page then compiles the source, 0.2-0.3 s more for its first answer). No other
-    Python can write it (Pyodide's is 3.14). Checked bytecode: it is never run for a
-    source it was not made from."""
+    (the page then compiles the source, 0.2 to 0.35 s more for its first answer), and {}
+    with a line said where Node could not write it. No other Python can write it
+    (Pyodide's is 3.14). Checked bytecode: it is never run for a source it was not made
+    from."""
     if NODE is None:
         return {}
     digest = hashlib.sha256(f"{entry.name} {STDLIB_SHA256}".encode())
@@ -259,25 +260,38 @@ def bytecode(sources: dict[str, bytes], entry: Path, cache: Path) -> dict[str, b
     for path, source in sorted(sources.items()):
         digest.update(f"{path} {hashlib.sha256(source).hexdigest()}".encode())
     kept = cache / "bytecode" / f"{digest.hexdigest()[:32]}.json"
-    if not kept.exists():
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=kept.parent) as tmp:
-            asked, made = Path(tmp, "sources.json"), Path(tmp, "bytecode.json")
-            asked.write_text(json.dumps({path: base64.b64encode(source).decode()
-                                         for path, source in sources.items()}))  # fmt: skip
-            run = subprocess.run(
-                [NODE, str(COMPILE), str(entry), str(STDLIB), str(asked), str(made)],
-                capture_output=True, text=True, timeout=120,
-            )  # fmt: skip
-            if run.returncode != 0 or not made.exists():
-                said = (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
-                print(f"fetch_pyodide: rulesref's bytecode not written ({said}); the page "
-                      "compiles its source", file=sys.stderr)  # fmt: skip
-                return {}
-            os.replace(made, kept)
-        prune(cache)
-    kept.touch()  # used: not stale
-    return {path: base64.b64decode(text) for path, text in json.loads(kept.read_text()).items()}
+    compiled = _kept_bytecode(kept)
+    if compiled is not None:
+        return compiled
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=kept.parent) as tmp:
+        asked, made = Path(tmp, "sources.json"), Path(tmp, "bytecode.json")
+        asked.write_text(json.dumps({path: base64.b64encode(source).decode()
+                                     for path, source in sources.items()}))  # fmt: skip
+        command = [NODE, str(COMPILE), str(entry), str(STDLIB), str(asked), str(made)]
+        try:
+            run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+            said = (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
+        except (OSError, subprocess.TimeoutExpired) as error:
+            run, said = None, str(error)
+        if run is None or run.returncode != 0 or not made.exists():
+            print(f"fetch_pyodide: rulesref's bytecode not written ({said}); the page "
+                  "compiles its source", file=sys.stderr)  # fmt: skip
+            return {}
+        os.replace(made, kept)
+    prune(cache)
+    return _kept_bytecode(kept) or {}
+
+
+def _kept_bytecode(kept: Path) -> dict[str, bytes] | None:
+    """The bytecode kept in `kept`, marked as used; None if it is missing or is not what
+    `bytecode` writes (then made again)."""
+    try:
+        os.utime(kept)  # used: not stale
+        written = json.loads(kept.read_text())
+        return {path: base64.b64decode(text, validate=True) for path, text in written.items()}
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def rulesref_wheel(dest: Path, compiled: Callable[[dict[str, bytes]], dict[str, bytes]]) -> Path:

@@ -8,6 +8,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
+// A failure is said on one line, its last (for Python's, the exception), and exits 1.
+process.on("uncaughtException", (error) => {
+  console.error(String(error?.message ?? error).trim().split("\n").at(-1));
+  process.exit(1);
+});
 const [runtime, stdlib, sources, out] = process.argv.slice(2);
 const base = resolve(runtime) + "/";
 const { loadPyodide } = await import(pathToFileURL(base + "pyodide.mjs").href);
