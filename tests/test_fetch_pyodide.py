@@ -151,6 +151,11 @@ def test_lay_out_copies_the_runtime_and_writes_a_lock_of_our_wheel(fetch, tmp_pa
     assert stdlib_br < 0.75 * _deflated_size(fetch.page_stdlib())  # than deflate file by file
 
 
+def _wheel(fetch, entry: Path, cache: Path) -> Path:
+    """The wheel `lay_out` writes, with its bytecode kept in `cache`, into `cache`."""
+    return fetch.rulesref_wheel(cache, lambda sources: fetch.bytecode(sources, entry, cache))
+
+
 def test_where_node_is_installed_the_wheel_holds_checked_bytecode_of_every_module(
     tmp_path, capfd
 ):
@@ -160,7 +165,7 @@ def test_where_node_is_installed_the_wheel_holds_checked_bytecode_of_every_modul
     fetch = _fetch_pyodide()
     # the real runtime, as `make workbench-assets` keeps it (not even looked for without Node)
     entry = tmp_path / "no runtime" if fetch.NODE is None else fetch.third_party()
-    made = fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
+    made = _wheel(fetch, entry, tmp_path)
     wheel = zipfile.ZipFile(made)
     names = wheel.namelist()
     sources = [name for name in names if name.endswith(".py")]
@@ -170,15 +175,16 @@ def test_where_node_is_installed_the_wheel_holds_checked_bytecode_of_every_modul
         assert compiled == [] and capfd.readouterr().err == ""
         return
     tag = f"cpython-{fetch.PYODIDE.split('.')[0]}"  # Pyodide 314 is Python 3.14
-    assert compiled == sorted(
-        f"{folder}/__pycache__/{module}.{tag}.pyc"
-        for folder, _, module in (name.removesuffix(".py").rpartition("/") for name in sources)
-    )
+
+    def bytecode_of(source: str) -> str:
+        folder, _, module = source.removesuffix(".py").rpartition("/")
+        return f"{folder}/__pycache__/{module}.{tag}.pyc"
+
+    assert compiled == sorted(map(bytecode_of, sources))
     stdlib = zipfile.ZipFile(fetch.STDLIB)
     magic = stdlib.read(next(n for n in stdlib.namelist() if n.endswith(".pyc")))[:4]
     for name in sources:
-        folder, _, module = name.removesuffix(".py").rpartition("/")
-        header = wheel.read(f"{folder}/__pycache__/{module}.{tag}.pyc")[:16]
+        header = wheel.read(bytecode_of(name))[:16]
         assert header[:4] == magic
         assert int.from_bytes(header[4:8], "little") == 0b11  # hash-based, checked
         source_hash = _imp.source_hash(int.from_bytes(magic, "little"), wheel.read(name))
@@ -188,10 +194,9 @@ def test_where_node_is_installed_the_wheel_holds_checked_bytecode_of_every_modul
     # kept: the next build's wheel is the same, byte for byte; a spoilt copy is made again
     first = made.read_bytes()
     (kept,) = (tmp_path / "bytecode").iterdir()
-    again = fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
-    assert again.read_bytes() == first
+    assert _wheel(fetch, entry, tmp_path).read_bytes() == first
     kept.write_text('{"rulesref/__pycache__/exact.cpython-314.pyc": "not base64!"}')
-    again = fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
+    again = _wheel(fetch, entry, tmp_path)
     assert sorted(n for n in zipfile.ZipFile(again).namelist() if n.endswith(".pyc")) == compiled
     assert json.loads(kept.read_text()).keys() == set(compiled)
     assert capfd.readouterr().err == ""
@@ -202,9 +207,7 @@ def test_bytecode_that_cannot_be_written_is_said_in_one_line_and_the_source_sent
 ):
     monkeypatch.setattr(fetch, "NODE", "/bin/false")
     entry = fetch.third_party(tmp_path)
-    wheel = zipfile.ZipFile(
-        fetch.rulesref_wheel(tmp_path, lambda sources: fetch.bytecode(sources, entry, tmp_path))
-    )
+    wheel = zipfile.ZipFile(_wheel(fetch, entry, tmp_path))
     assert not [name for name in wheel.namelist() if name.endswith(".pyc")]
     said = capfd.readouterr().err
     assert said == (

@@ -367,17 +367,18 @@ def prune(cache: Path, now: float | None = None) -> list[Path]:
 def lay_out(dest: Path, cache: Path | None = None) -> list[Path]:
     """Fill dest with the page's Python: the cached runtime, a fresh rulesref wheel, and
     the lock that names it. Returns the files laid out."""
-    entry = third_party(cache)
+    root = cache or cache_root()
+    entry = third_party(root)
     dest.mkdir(parents=True, exist_ok=True)
     for name in sorted(pinned_names() - {MARK, LOCK}):
         if (entry / name).exists():  # copy2: a twin stays newer than its file
             shutil.copy2(entry / name, dest / name)
     stdlib = page_stdlib()
     (dest / STDLIB.name).write_bytes(stdlib)
-    wheel = rulesref_wheel(dest, lambda sources: bytecode(sources, entry, cache or cache_root()))
+    wheel = rulesref_wheel(dest, lambda sources: bytecode(sources, entry, root))
     lock(json.loads((entry / LOCK).read_text())["info"], wheel, stdlib)
     # their twins, kept by content beside the entries: the standard library's once per pin
-    kept = (cache or cache_root()) / "twins"
+    kept = root / "twins"
     for path in (dest / STDLIB.name, wheel):
         for suffix, encoded in twins(path.read_bytes(), kept, dense=True):
             path.with_name(path.name + suffix).write_bytes(encoded)

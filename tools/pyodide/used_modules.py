@@ -28,8 +28,9 @@ HOSTILE = ["", "{", "[" * 3000, '{"force": 1e309}', '{"force": NaN}', '{"a": 1, 
            '{"force": {"name": "\\u200b"}}', '{"force": ' + "9" * 5000 + "}"]  # fmt: skip
 
 
-# imported by Python's own integers, not by rulesref: dividing (and writing in decimal)
-# numbers longer than the test questions reach, as a large force's fractions may
+# imported inside Python's own integers (and `decimal` by it), not by an import of
+# rulesref's: to divide, or write in decimal, numbers longer than the test questions
+# reach, as a large force's fractions may
 ALWAYS = {"_pylong", "decimal"}
 
 
