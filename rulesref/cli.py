@@ -25,11 +25,11 @@ from rulesref.exact import MAX_SHOWN_DIGITS, Rational, fraction_text, short_frac
 from rulesref.inputs import (
     MAX_BYTES,
     InputError,
-    battle_from_json,
     force_from_json,
     located,
     parse_json,
 )
+from rulesref.inputs.battle import battle_from_json
 from rulesref.leadership import leadership_target, leadership_test_probability
 from rulesref.questions import (
     BreakSetup,
@@ -46,7 +46,8 @@ from rulesref.questions import (
     totals_odds,
     viewed,
 )
-from rulesref.tables import percent, tables
+from rulesref.tables import tables
+from rulesref.views import percent
 
 __all__ = ["main", "force_from_json", "parse_json", "InputError", "located"]
 

@@ -37,7 +37,8 @@ from rulesref.errors import (
 )
 from rulesref.exact import Rational
 from rulesref.leadership import MAX_REROLLS, leadership_target, leadership_test_probability
-from rulesref.tables import LEADERSHIP, LOST_BY, REROLLS, TARGETS, percent
+from rulesref.tables import LEADERSHIP, LOST_BY, REROLLS, TARGETS
+from rulesref.views import percent
 from rulesref.words import Word
 
 __all__ = [

@@ -23,11 +23,10 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from rulesref.campaign import Role
 from rulesref.errors import RulesError
 from rulesref.exact import Rational, fraction_text, short_fraction
-from rulesref.inputs import POLICIES, InputError, battle_from_json, force_from_json, parse_json
-from rulesref.tables import percent
+from rulesref.inputs import InputError, force_from_json, parse_json
+from rulesref.views import percent
 from rulesref.views.chain_of_command import chain_of_command_html
 
 __all__ = [
@@ -37,7 +36,6 @@ __all__ = [
     "force_odds",
     "battle_odds_json",
     "points",
-    "POLICIES",
 ]
 
 Json = dict[str, Any]
@@ -85,6 +83,11 @@ def _force(data: object) -> tuple[Json, Tree]:
 
 def _battle(data: object) -> tuple[Json, Tree]:
     """A battle's odds, and the name of its test."""
+    # imported for a battle only: a force's answer never loads the campaign rules, and
+    # the Workbench, which imports this module as it starts, is ready sooner
+    from rulesref.campaign import Role
+    from rulesref.inputs.battle import battle_from_json
+
     odds = battle_from_json(data).odds()
     tree: dict[str, Rational | Tree] = {
         "victor": _named(odds.victor),
@@ -114,7 +117,7 @@ def force_odds(data: object) -> Json:
 
 def battle_odds_json(data: object) -> Json:
     """The exact odds of a campaign battle (CA-2 to CA-20) from the JSON that `rulesref
-    battle --file` reads (`rulesref.inputs.battle_from_json`): per side `platoons` (kind,
+    battle --file` reads (`rulesref.inputs.battle.battle_from_json`): per side `platoons` (kind,
     state, supplied, name, declaration) and `fortified`; `terrain`, `garrison`,
     `readings`, `policy` ("fewest withdrawals" or "most withdrawals") and `leadership`
     ({"leadership": 7} or {"probability": "1/2"})."""

@@ -22,7 +22,8 @@ from rulesref import campaign, leadership
 from rulesref.campaign import Kind, Roll, State, Terrain
 from rulesref.campaign.model import MAX_CHECK_LEADERSHIP, MAX_PLATOONS
 from rulesref.errors import RulesError
-from rulesref.inputs import MAX_BYTES, MAX_DEPTH, POLICIES, SIDE_DEFAULT
+from rulesref.inputs import MAX_BYTES, MAX_DEPTH
+from rulesref.inputs.battle import POLICIES, SIDE_DEFAULT
 from rulesref.leadership import MAX_UNITS
 from rulesref.workbench import answer
 

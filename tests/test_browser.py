@@ -24,7 +24,8 @@ from rulesref.questions import (
     holding_roll_odds,
     viewed,
 )
-from rulesref.tables import BATTLE_KINDS, CALCULATOR_REROLLS, percent
+from rulesref.tables import BATTLE_KINDS, CALCULATOR_REROLLS
+from rulesref.views import percent
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -247,7 +248,7 @@ def test_battle_calculator_shows_the_functions_numbers(visits):
 
 
 def test_the_calculators_write_each_percentage_as_python_does(visits):
-    """The script's `percent` against rulesref.tables.percent, on every answer of every
+    """The script's `percent` against rulesref.views.percent, on every answer of every
     data file and its complement, and on fractions at each bound of rounding."""
     fractions = calculator_fractions() | {
         Rational(n, d) for d in (8, 16, 200, 201, 216, 7776) for n in (0, 1, d - 1, d)

@@ -29,11 +29,11 @@ from rulesref.inputs import (
     MAX_PROBABILITY_TEXT,
     InputError,
     Written,
-    battle_from_json,
     force_from_json,
     parse_json,
     parse_probability,
 )
+from rulesref.inputs.battle import battle_from_json
 from rulesref.odds.battle import battle_odds
 from rulesref.odds.cascade import cascade_probabilities
 from rulesref.workbench import answer, answer_text

@@ -40,9 +40,9 @@ from rulesref.tables import (
     break_test_table,
     calculator_data,
     leadership_test_table,
-    percent,
     tables,
 )
+from rulesref.views import percent
 
 ROOT = Path(__file__).resolve().parents[1]
 

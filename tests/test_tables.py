@@ -29,9 +29,9 @@ from rulesref.tables import (
     campaign_tables,
     downloads,
     leadership_test_table,
-    percent,
     tables,
 )
+from rulesref.views import percent
 
 
 def test_break_test_table_is_the_function():

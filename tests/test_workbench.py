@@ -33,7 +33,7 @@ from rulesref.campaign import (
 from rulesref.campaign import most_withdrawals as most
 from rulesref.leadership import MAX_UNITS
 from rulesref.odds.battle import battle_odds
-from rulesref.tables import percent
+from rulesref.views import percent
 from rulesref.workbench import answer, answer_text, compared, points
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,6 +177,23 @@ def test_the_workbench_as_in_the_page_gives_cpythons_answers():
     code = "import json; from rulesref.workbench import answer; "
     code += f"print(json.dumps([answer(q) for q in {questions!r}]))"
     assert json.loads(python(code, as_in_the_page=True)) == [answer(q) for q in questions]
+
+
+def test_the_workbench_starts_without_the_campaign_rules_and_loads_them_for_a_battle():
+    """The page imports rulesref.workbench as Python starts: a force's answer needs
+    neither the campaign rules nor the site's tables (about half of the import); the
+    first battle loads them."""
+    battle = BATTLES["gun against infantry"]
+    code = (
+        "import json, sys; from rulesref.workbench import answer; "
+        "loaded = lambda: sorted(m for m in sys.modules if m.startswith(('rulesref.campaign', "
+        "'rulesref.tables', 'rulesref.odds.battle', 'rulesref.inputs.battle'))); "
+        f"answer({{'force': {B_COMPANY!r}}}); print(json.dumps(loaded())); "
+        f"answer({{'battle': {battle!r}}}); print(json.dumps(loaded()))"
+    )
+    before, after = map(json.loads, python(code, as_in_the_page=True).splitlines())
+    assert before == []
+    assert {"rulesref.campaign", "rulesref.inputs.battle", "rulesref.odds.battle"} <= set(after)
 
 
 def exact(odds: dict) -> dict:

@@ -11,7 +11,7 @@
   const calculators = document.querySelectorAll(".rr-calculator");
   if (!calculators.length) return;
 
-  // A fraction's percentage, written exactly as rulesref.tables.percent writes it: rounded
+  // A fraction's percentage, written exactly as rulesref.views.percent writes it: rounded
   // half up (whole-number arithmetic, no float), and a chance strictly between 0 and 1
   // never shown as 0% or 100% ("<0.1%", ">99.9%"). The tests compare the two on every
   // answer of every data file, so this is formatting only, never a rule.

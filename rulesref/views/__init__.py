@@ -1,5 +1,48 @@
-"""Pictures and HTML drawn from the rules: charts, formations, diagrams and decision tables.
+"""Pictures and HTML drawn from the rules: charts, formations, diagrams and decision tables,
+and `percent`, how every page, the command line and the Workbench write a probability to read.
 
 Nothing here decides a rule: each view reads the answers of the rules and odds modules and
 draws them as theme-aware SVG or HTML, with no asset from another host.
 """
+
+from rulesref.errors import probability as checked_probability
+from rulesref.errors import whole_number
+from rulesref.exact import Rational
+
+__all__ = ["percent"]
+
+MAX_DIGITS = 12  # decimals of a percentage: beyond that no reader tells them apart
+
+
+def percent(probability: Rational, digits: int = 1) -> str:
+    """A probability as a percentage for reading (never for computing), rounded half up
+    to `digits` decimals exactly, as a reader would. The one place the site, the command
+    line and the Workbench format a percentage: a probability strictly between 0 and 1
+    never shows as 0% or 100%, but as the nearest bound it is beyond.
+
+    ```python
+    from sympy import Rational
+
+    from rulesref.views import percent
+
+    print(percent(Rational(5, 18)), percent(Rational(1, 8), 0), percent(Rational(1)))
+    #> 27.8% 13% 100.0%
+    print(percent(Rational(215, 216), 0), percent(Rational(1, 46656)), percent(Rational(0), 4))
+    #> >99% <0.1% 0.0000%
+    ```
+    """
+    p = checked_probability("probability", probability)
+    digits = whole_number("digits", digits, 0, MAX_DIGITS)
+    scale = 10**digits
+    shown = int((p * 100 * scale * 2 + 1) // 2)
+    if 0 < p and shown == 0:
+        return f"<{_decimal(1, digits)}%"
+    if p < 1 and shown == 100 * scale:
+        return f">{_decimal(100 * scale - 1, digits)}%"
+    return f"{_decimal(shown, digits)}%"
+
+
+def _decimal(units: int, digits: int) -> str:
+    """A whole number of 10**-digits as a decimal: 278 with 1 digit is "27.8"."""
+    whole, part = divmod(units, 10**digits)
+    return f"{whole}.{part:0{digits}d}" if digits else str(whole)

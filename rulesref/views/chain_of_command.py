@@ -20,7 +20,7 @@ from rulesref.errors import RulesError, instance_of
 from rulesref.exact import Rational
 from rulesref.leadership import Force
 from rulesref.odds.cascade import Cascade
-from rulesref.tables import percent
+from rulesref.views import percent
 from rulesref.views.svg import Colour, line, rect, shade, svg, text
 
 __all__ = ["chain_of_command_svg", "chain_of_command_html"]

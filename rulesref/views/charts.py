@@ -22,7 +22,7 @@ from html import escape
 
 from rulesref.errors import RulesError, sequence_of
 from rulesref.exact import Rational
-from rulesref.tables import percent
+from rulesref.views import percent
 from rulesref.views.svg import SERIES, Colour, Dash, circle, line, polyline, rect, svg, swatch, text
 
 __all__ = ["STYLES", "Series", "line_chart", "bar_chart", "probability_bars", "break_test_charts"]

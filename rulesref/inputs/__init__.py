@@ -7,7 +7,9 @@ itself (each key once in an object, numbers as written: no NaN, no float where a
 number is meant), then the fields of each record (an unknown field is named), each
 value by the rules that take it. Names are normalised (NFC), and two names of a force
 that look alike (the same but for case, width or a compatibility form) are refused. A
-refusal is an `InputError` that gives the place of the bad field.
+refusal is an `InputError` that gives the place of the bad field. A battle is read by
+`rulesref.inputs.battle` on these same helpers, in a module of its own so that reading a
+force never loads the campaign rules (the Workbench answers a force sooner).
 
 ```python
 import json
@@ -30,22 +32,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from rulesref import campaign, leadership
-from rulesref.campaign import (
-    Battle,
-    Kind,
-    LeadershipCheck,
-    Platoon,
-    Policy,
-    Role,
-    Roll,
-    Side,
-    State,
-    Terrain,
-    fewest_withdrawals,
-    most_withdrawals,
-)
-from rulesref.errors import RulesError, one_of, whole_number, word_of
+from rulesref import leadership
+from rulesref.errors import RulesError, whole_number
 from rulesref.exact import Rational
 from rulesref.leadership import (
     MAX_MODELS,
@@ -57,7 +45,6 @@ from rulesref.leadership import (
     best_leadership,
     leadership_target,
 )
-from rulesref.odds.battle import BattleOdds, battle_odds
 from rulesref.odds.cascade import Cascade, cascade_probabilities
 
 __all__ = [
@@ -66,22 +53,14 @@ __all__ = [
     "parse_json",
     "parse_probability",
     "force_from_json",
-    "battle_from_json",
     "ForceQuestion",
-    "BattleQuestion",
 ]
 
 MAX_BYTES = 100_000  # a force or a battle; the units in it are limited by the rules
 MAX_DEPTH = 20  # a force nests five levels deep; deeper is not a force
 MAX_WHOLE_DIGITS = 12  # a whole number of JSON, as the calculators take them
 MAX_PROBABILITY_TEXT = 100  # characters of a probability written by a person
-# the hit policies a player chooses between (CA-15, CA-C9), by the words the form sends
-POLICIES: dict[str, Policy] = {
-    "fewest withdrawals": fewest_withdrawals,
-    "most withdrawals": most_withdrawals,
-}
 LISTED = ("command", "unit", "leader", "platoon")  # records that come in lists
-SIDE_DEFAULT = "side"  # a platoon's declaration left to its side's role (CA-2)
 Place = tuple[str | int, ...]
 T = TypeVar("T")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)  # a JSON string, escapes and all
@@ -483,130 +462,3 @@ def _casualties(written: object, units: set[str]) -> dict[str, int]:
                 raise RulesError(parameter="casualties", value=name, allowed=allowed)
             whole_number(f"casualties[{name!r}]", lost, 0, MAX_MODELS)
     return written
-
-
-@dataclass(frozen=True)
-class BattleQuestion:
-    """A campaign battle as the command line and the Workbench ask it: the battle, the
-    policy that assigns hits (CA-15, CA-C9) and the loser's check (CA-C5)."""
-
-    battle: Battle
-    policy: Policy = fewest_withdrawals
-    leadership: LeadershipCheck = LeadershipCheck()
-
-    def odds(self) -> BattleOdds:
-        """`battle_odds` of the question."""
-        return battle_odds(self.battle, policy=self.policy, leadership=self.leadership)
-
-
-BATTLE_FIELDS = ("attacker", "defender", "terrain", "garrison", "readings", "policy", "leadership")
-SIDE_FIELDS = ("platoons", "fortified")
-PLATOON_FIELDS = ("kind", "state", "supplied", "name", "declaration")
-CHECK_FIELDS = ("leadership", "probability")
-
-
-def battle_from_json(data: object) -> BattleQuestion:
-    """A battle's question from parsed JSON, as `rulesref battle --file` and the Workbench
-    read it and the Workbench downloads it: per side (`attacker`, `defender`) its
-    `platoons` (kind, state, supplied, name, declaration: "attack", "defence", null, or
-    "side" for its side's role, CA-2) and `fortified`; `terrain`, `garrison`, `readings`
-    (those of `rulesref.campaign.Readings`), `policy` ("fewest withdrawals" or "most
-    withdrawals") and `leadership` ({"leadership": 7} or {"probability": "1/2"}). Bad
-    input raises an `InputError` at its place.
-
-    ```python
-    from rulesref.inputs import battle_from_json
-
-    written = {"attacker": {"platoons": [{"kind": "artillery"}]}, "defender": {"platoons": [{}]}}
-    print(battle_from_json(written).odds().victor)
-    #> {'attacker': 7/12, 'defender': 5/18, None: 5/36}
-    ```
-    """
-    with located():
-        fields = _object("battle", data, BATTLE_FIELDS, list(Role))
-    sides: dict[str, Side] = {}
-    declared: dict[str, list[object]] = {}
-    for role in Role:
-        with located(role):
-            sides[role], declared[role] = _side(fields[role])
-    readings = _readings(fields.get("readings", {}))
-    with located(places={"terrain": ("terrain",), "garrison": ("garrison",)}):
-        terrain = word_of("terrain", fields.get("terrain", Terrain.OPEN), Terrain)
-        garrison = fields.get("garrison", False)
-        battle = Battle(sides["attacker"], sides["defender"], terrain, garrison, readings)
-    with located("policy"):
-        policy = POLICIES[
-            one_of("policy", fields.get("policy", "fewest withdrawals"), list(POLICIES))
-        ]
-    return BattleQuestion(
-        _as_declared(battle, declared), policy, _check(fields.get("leadership", {}))
-    )
-
-
-def _side(written: object) -> tuple[Side, list[object]]:
-    """A side, its platoons rolling for the side's role, and each platoon's declaration."""
-    fields = _object("side", written, SIDE_FIELDS, ("platoons",))
-    platoons, declared = [], []
-    for index, item in enumerate(_list("platoons", fields["platoons"])):
-        with located("platoons", index):
-            platoon = _object("platoon", item, PLATOON_FIELDS)
-            declaration = platoon.pop("declaration", SIDE_DEFAULT)
-            if declaration not in (SIDE_DEFAULT, None):
-                with located("declaration"):
-                    declaration = word_of("declaration", declaration, Roll)
-            declared.append(declaration)
-            with located(places={field: (field,) for field in PLATOON_FIELDS}):
-                for field, words in (("kind", Kind), ("state", State)):
-                    if field in platoon:
-                        platoon[field] = word_of(field, platoon[field], words)
-                platoons.append(Platoon(**platoon))
-    with located(places={field: (field,) for field in SIDE_FIELDS}):
-        return Side(tuple(platoons), fortified=fields.get("fortified", False)), declared
-
-
-def _readings(written: object) -> campaign.Readings:
-    every = _names(campaign.Readings)
-    with located("readings", places={field: (field,) for field in every}):
-        return campaign.Readings(**_object("readings", written, every))
-
-
-def _as_declared(battle: Battle, declared: Mapping[str, list[object]]) -> Battle:
-    """CA-2: the battle with each platoon rolling as its player declared; one left to its
-    side rolls as `battle` (built with no declarations) says: its side's role, or
-    nothing if it may not roll. A declaration against that is refused at its place."""
-    if all(written == SIDE_DEFAULT for role in Role for written in declared[role]):
-        return battle
-    sides: dict[str, Side] = {}
-    for role in Role:
-        own: tuple[Any, ...] = tuple(
-            default if written == SIDE_DEFAULT else written
-            for written, default in zip(declared[role], battle.declarations(role), strict=True)
-        )
-        side = battle.side(role)
-        sides[role] = Side(side.platoons, own, fortified=side.fortified)
-    try:
-        return Battle(
-            sides["attacker"], sides["defender"], battle.terrain, battle.garrison, battle.readings
-        )
-    except RulesError as error:  # CA-2, CA-10, CA-C1: the first platoon declared against its die
-        raise InputError(error, _against_its_die(battle, declared)) from None
-
-
-def _against_its_die(battle: Battle, declared: Mapping[str, list[object]]) -> Place:
-    for role in Role:
-        for index, (written, default) in enumerate(
-            zip(declared[role], battle.declarations(role), strict=True)
-        ):
-            if written != SIDE_DEFAULT and (written is None) != (default is None):
-                return (role, "platoons", index, "declaration")
-    return ()
-
-
-def _check(written: object) -> LeadershipCheck:
-    """CA-C5: the loser's check, on a Leadership or at a probability written as text."""
-    with located("leadership"):
-        fields = _object("leadership", written, CHECK_FIELDS)
-    with located("leadership", places={field: (field,) for field in CHECK_FIELDS}):
-        if "probability" in fields:
-            fields["probability"] = parse_probability(fields["probability"])
-        return LeadershipCheck(**fields)
