@@ -16,7 +16,7 @@ SOURCES = {  # every module of the package and its subpackages (rulesref.odds, .
     ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
     for path in (ROOT / "rulesref").rglob("*.py")
 }
-PACKAGES_OF_MODULES = {"rulesref.odds", "rulesref.views"}  # a docstring, no names of their own
+PACKAGES_OF_MODULES = {"rulesref.odds"}  # a docstring, no names of its own
 MODULES = sorted(set(SOURCES) - PACKAGES_OF_MODULES)
 FENCE = re.compile(r"^( *)(`{3,})python[^\n]*\n(.*?)^\1\2", re.S | re.M)
 

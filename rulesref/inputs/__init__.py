@@ -246,7 +246,7 @@ def parse_probability(written: object, name: str = "probability") -> Rational:
 # ------------------------------------------------------------------------- records
 
 
-def _object(
+def json_object(
     what: str, written: object, allowed: Sequence[str], required: Sequence[str] = ()
 ) -> dict[str, Any]:
     """The fields of a JSON object that describes a `what`, each one of `allowed` and
@@ -267,12 +267,12 @@ def _object(
     return dict(written)
 
 
-def _names(kind: Any) -> tuple[str, ...]:
+def field_names(kind: Any) -> tuple[str, ...]:
     """The fields of a record of the rules, as its JSON object names them."""
     return tuple(field.name for field in fields(kind))
 
 
-def _list(name: str, written: object) -> list[Any]:
+def json_list(name: str, written: object) -> list[Any]:
     """`written` if it is a JSON list, else a refusal at `name`."""
     if not isinstance(written, list):
         raise InputError(RulesError(parameter=name, value=written, allowed="a JSON list"), (name,))
@@ -296,7 +296,7 @@ def _places(kind: str, name: object, *fields: str) -> dict[str, Place]:
 
 
 def _doctrine(written: object) -> Doctrine:
-    fields = _object("doctrine", written, _names(Doctrine))
+    fields = json_object("doctrine", written, field_names(Doctrine))
     with located(places=_places("doctrine", None, "rerolls", "ignores", "name")):
         return Doctrine(**fields)
 
@@ -317,7 +317,7 @@ def _leadership(written: Any) -> int:
 
 
 def _leader(written: object) -> Leader:
-    fields = _object("leader", written, _names(Leader), ("name", "leadership", "rank"))
+    fields = json_object("leader", written, field_names(Leader), ("name", "leadership", "rank"))
     name = fields.get("name")
     with located(places=_places("leader", name, "name", "leadership", "rank", "unit", "alive")):
         fields["leadership"] = _leadership(fields["leadership"])
@@ -326,7 +326,7 @@ def _leader(written: object) -> Leader:
 
 def _unit(written: object) -> Unit:
     fields = _with_doctrine(
-        _object("unit", written, _names(Unit), ("name", "starting", "leadership"))
+        json_object("unit", written, field_names(Unit), ("name", "starting", "leadership"))
     )
     name = fields.get("name")
     every = ("name", "starting", "leadership", "current", "doctrine", "removed")
@@ -338,14 +338,16 @@ def _unit(written: object) -> Unit:
 def _each(name: str, written: object, read: Callable[[object], T]) -> list[T]:
     """The records of a JSON list, each read by `read` at its index."""
     built = []
-    for index, item in enumerate(_list(name, written)):
+    for index, item in enumerate(json_list(name, written)):
         with located(name, index):
             built.append(read(item))
     return built
 
 
 def _command(written: object) -> Command:
-    fields = _with_doctrine(_object("command", written, _names(Command), ("name", "units")))
+    fields = _with_doctrine(
+        json_object("command", written, field_names(Command), ("name", "units"))
+    )
     fields["units"] = _each("units", fields["units"], _unit)
     fields["leaders"] = _each("leaders", fields.get("leaders", []), _leader)
     with located(places=_places("command", fields["name"], "name", "units", "leaders", "doctrine")):
@@ -415,7 +417,7 @@ def force_from_json(data: object) -> ForceQuestion:
     `casualties` of this phase by unit name, `prefer` (LD-C8) and
     `removed_figures_survive` (LD-C5). Bad input raises an `InputError` at its place."""
     with located():
-        fields = _with_doctrine(_object("force", data, FORCE_FIELDS, ("commands",)))
+        fields = _with_doctrine(json_object("force", data, FORCE_FIELDS, ("commands",)))
     commands = _each("commands", fields.pop("commands"), _command)
     leaders = _each("leaders", fields.pop("leaders", []), _leader)
     named: list[tuple[Place, object]] = [(("name",), fields["name"])] if "name" in fields else []
@@ -433,7 +435,7 @@ def force_from_json(data: object) -> ForceQuestion:
     casualties = _casualties(
         fields.pop("casualties", {}), {u.name for c in commands for u in c.units}
     )
-    prefer = tuple(_list("prefer", fields.pop("prefer", [])))
+    prefer = tuple(json_list("prefer", fields.pop("prefer", [])))
     with located(places={"removed_figures_survive": ("removed_figures_survive",)}):
         readings = leadership.Readings(
             removed_figures_survive=fields.pop("removed_figures_survive", False)

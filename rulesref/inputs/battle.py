@@ -35,9 +35,9 @@ from rulesref.errors import RulesError, one_of, word_of
 from rulesref.inputs import (
     InputError,
     Place,
-    _list,
-    _names,
-    _object,
+    field_names,
+    json_list,
+    json_object,
     located,
     parse_probability,
 )
@@ -95,7 +95,7 @@ def battle_from_json(data: object) -> BattleQuestion:
     ```
     """
     with located():
-        fields = _object("battle", data, BATTLE_FIELDS, list(Role))
+        fields = json_object("battle", data, BATTLE_FIELDS, list(Role))
     sides: dict[str, Side] = {}
     declared: dict[str, list[object]] = {}
     for role in Role:
@@ -117,11 +117,11 @@ def battle_from_json(data: object) -> BattleQuestion:
 
 def _side(written: object) -> tuple[Side, list[object]]:
     """A side, its platoons rolling for the side's role, and each platoon's declaration."""
-    fields = _object("side", written, SIDE_FIELDS, ("platoons",))
+    fields = json_object("side", written, SIDE_FIELDS, ("platoons",))
     platoons, declared = [], []
-    for index, item in enumerate(_list("platoons", fields["platoons"])):
+    for index, item in enumerate(json_list("platoons", fields["platoons"])):
         with located("platoons", index):
-            platoon = _object("platoon", item, PLATOON_FIELDS)
+            platoon = json_object("platoon", item, PLATOON_FIELDS)
             declaration = platoon.pop("declaration", SIDE_DEFAULT)
             if declaration not in (SIDE_DEFAULT, None):
                 with located("declaration"):
@@ -137,9 +137,9 @@ def _side(written: object) -> tuple[Side, list[object]]:
 
 
 def _readings(written: object) -> campaign.Readings:
-    every = _names(campaign.Readings)
+    every = field_names(campaign.Readings)
     with located("readings", places={field: (field,) for field in every}):
-        return campaign.Readings(**_object("readings", written, every))
+        return campaign.Readings(**json_object("readings", written, every))
 
 
 def _as_declared(battle: Battle, declared: Mapping[str, list[object]]) -> Battle:
@@ -177,7 +177,7 @@ def _against_its_die(battle: Battle, declared: Mapping[str, list[object]]) -> Pl
 def _check(written: object) -> LeadershipCheck:
     """CA-C5: the loser's check, on a Leadership or at a probability written as text."""
     with located("leadership"):
-        fields = _object("leadership", written, CHECK_FIELDS)
+        fields = json_object("leadership", written, CHECK_FIELDS)
     with located("leadership", places={field: (field,) for field in CHECK_FIELDS}):
         if "probability" in fields:
             fields["probability"] = parse_probability(fields["probability"])
