@@ -414,6 +414,22 @@ def test_a_hostile_address_is_refused_at_once_without_blocking_the_page(
     assert page.locator(".rr-wb-form input").count() > 10  # the form, not a blank page
 
 
+@pytest.mark.parametrize("scripts", [True, False], ids=["before its script runs", "no JavaScript"])
+def test_the_page_says_the_workbench_is_loading_or_what_answers_without_javascript(
+    browser, server, scripts
+):
+    """Between the first paint and workbench.js (a second or more on a phone) the page
+    says the Workbench is loading, not that it needs JavaScript; without JavaScript it
+    says what answers instead."""
+    context = browser.new_context(java_script_enabled=scripts, service_workers="block")
+    page = context.new_page()
+    page.route("**/javascripts/workbench.js", lambda route: route.abort())  # not yet run
+    page.goto(server)
+    shown = [page.locator(f".rr-wb-{state}").is_visible() for state in ("loading", "nojs")]
+    context.close()
+    assert shown == [scripts, not scripts]
+
+
 @pytest.mark.parametrize(
     "name", ["inflates to 20,000 units", "1.9 MB address", "nested 3,000 deep"]
 )
