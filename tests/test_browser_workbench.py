@@ -260,7 +260,7 @@ BLOCKS: dict[str, float] = {}  # each test's measure, written to test-artifacts/
 
 def least_of(tries: int, measure) -> float:
     """The least of `tries` measures: a task that blocks does so every time, whereas a
-    busy machine (the tests share it) stretches a short task only now and then."""
+    garbage collection or a first compile lands in a short task only now and then."""
     least = float("inf")
     for _ in range(tries):
         least = min(least, measure())
