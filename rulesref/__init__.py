@@ -36,3 +36,7 @@ else:
 
             return RulesError
         raise AttributeError(f"module 'rulesref' has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        # with the names __getattr__ gives, for dir() and help()
+        return sorted({*globals(), *__all__})

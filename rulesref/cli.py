@@ -184,6 +184,15 @@ def _place(path: Sequence[str | int]) -> str:
     return written
 
 
+def _option_place(path: Sequence[str | int]) -> str:
+    """A place in the battle the options write, named as the rules name a platoon:
+    `attacker platoon 0`."""
+    option, *rest = path
+    if len(rest) >= 2 and rest[0] == "platoons" and isinstance(rest[1], int):
+        return f"{option} platoon {rest[1]}"
+    return f"--{option}"
+
+
 def _battle(args: argparse.Namespace) -> str:
     if args.file is None:
         if args.attacker is None or args.defender is None:
@@ -193,7 +202,12 @@ def _battle(args: argparse.Namespace) -> str:
             "defender": {**_side("defender", args.defender), "fortified": args.fortified},
             "terrain": args.terrain,
         }
-        question = battle_from_json(written)
+        try:
+            question = battle_from_json(written)
+        except InputError as error:
+            if not (error.path and error.parameter):  # a sentence names its own place
+                raise
+            raise RulesError(f"{_option_place(error.path)}: {error}") from None
     elif args.attacker or args.defender or args.fortified or args.terrain != "open":
         raise RulesError("battle must be given --file alone, or --attacker and --defender")
     else:
@@ -295,20 +309,40 @@ SETUPS: dict[str, tuple[type[Setup], str]] = {
 }
 
 
+class _SetupError(argparse.ArgumentParser):
+    """A set-up's own parser: what it refuses is raised, for `compare` to say which set-up."""
+
+    def error(self, message: str) -> NoReturn:
+        raise RulesError(message)
+
+
+def _setup_parser(test: str) -> argparse.ArgumentParser:
+    """The options of `test`'s own command, for one set-up of `compare`."""
+    parser = _SetupError(prog=f"rulesref {test}", add_help=False)
+    for name, _, _, options in COMMANDS:
+        if name == test:
+            options(parser)
+    return parser
+
+
 def _compare(args: argparse.Namespace) -> str:
     setup, outcome = SETUPS[args.test]
     written = {"A": args.a, "B": args.b}
     chosen: list[Setup] = []
     for name, options in written.items():
+        what = f"set-up {name} must be options of rulesref {args.test}"
         try:
-            parsed = _parser().parse_args([args.test, *shlex.split(options)])
-        except ValueError as error:  # an unclosed quote
-            raise RulesError(
-                f"{name.lower()} must be options of rulesref {args.test}, got {options!r} ({error})"
-            ) from None
-        options_only = ("command", "run", "json", "exact")
-        fields = {k: v for k, v in vars(parsed).items() if k not in options_only}
+            parsed = _setup_parser(args.test).parse_args(shlex.split(options))
+        except ValueError as error:  # an unclosed quote, or options its command refuses
+            raise RulesError(f"{what}, got {options!r} ({error})") from None
+        if parsed.json or parsed.exact:
+            raise RulesError(f"{what} (--json and --exact are compare's own), got {options!r}")
+        fields = {k: v for k, v in vars(parsed).items() if k not in ("json", "exact")}
         chosen.append(setup(**fields))
+        try:  # answered here first, so that a refusal says which set-up
+            chosen[-1].probability()
+        except RulesError as error:
+            raise RulesError(f"set-up {name}: {error}") from None
     a, b = chosen
     both = compare(a, b)
     if args.json:
@@ -555,7 +589,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; bad input prints one line to stderr and returns 2."""
+    """Run the command; bad input prints one line to stderr and returns 2 (a command line
+    argparse refuses, such as a missing option, exits with status 2 instead)."""
     parser = _parser()
     args = parser.parse_args(argv)
     run = args.run

@@ -28,6 +28,7 @@ from dataclasses import fields
 from itertools import product
 
 from rulesref.clauses import Clause, clause
+from rulesref.errors import instance_of
 from rulesref.exact import Rational
 from rulesref.questions import TABLE_ADDRESSES, break_table, leadership_table
 from rulesref.tables import MEASURES, BattleTable, Table, tables
@@ -78,6 +79,7 @@ def _exact(p: Rational) -> dict[str, int]:
 def odds(table: Table | BattleTable) -> dict[str, object]:
     """A table of the site as JSON: its rows and columns, and each cell exactly, as a whole
     numerator and denominator (`cells[row][column]`)."""
+    instance_of("table", table, (Table, BattleTable), "a Table or a BattleTable of the site")
     if isinstance(table, BattleTable):
         rows: dict[str, object] = {"label": "battle", "values": list(table.rows)}
         columns: dict[str, object] = {"label": "measure", "values": list(MEASURES)}

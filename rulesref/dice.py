@@ -41,7 +41,7 @@ from math import comb, gcd, prod
 
 from rulesref import counts
 from rulesref.counts import Counts, product
-from rulesref.errors import RulesError, sequence_of, whole_number
+from rulesref.errors import RulesError, checked_by, sequence_of, whole_number
 from rulesref.errors import probability as checked_probability
 from rulesref.exact import Rational, divexact, in_lowest_terms, mpz, remove
 
@@ -65,6 +65,7 @@ __all__ = [
 FACES = range(1, 7)
 D6 = tuple(FACES)
 MAX_DICE = 10_000
+_MOST_ROLLS = 6**MAX_DICE
 MAX_TARGET = 6 * MAX_DICE
 MAX_FACE = MAX_TARGET  # the largest face of a die, whatever its sign
 MAX_FACES = 1000  # faces of one die in `power_counts`
@@ -290,12 +291,25 @@ def probability_of(ways: int, *, dice: int) -> Rational:
     ```
     """
     rolls = 6 ** whole_number("dice", dice, 0, MAX_DICE)
-    return probability_of_rolls(whole_number("ways", ways, 0, rolls), rolls)
+    return probability_of_rolls.unchecked(whole_number("ways", ways, 0, rolls), rolls)
 
 
+def _counted_rolls(ways: int, rolls: int) -> None:
+    """Refuse what `probability_of_rolls` cannot take: `rolls` must be a count of d6 rolls
+    (or a part of them), `ways` some of them."""
+    allowed = f"a whole number from 1 to 6**{MAX_DICE} with no prime factor but 2 and 3"
+    if isinstance(rolls, bool) or not isinstance(rolls, int) or not 1 <= rolls <= _MOST_ROLLS:
+        raise RulesError(parameter="rolls", value=rolls, allowed=allowed)
+    if remove(remove(mpz(rolls), 2)[0], 3)[0] != 1:
+        raise RulesError(parameter="rolls", value=rolls, allowed=allowed)
+    if isinstance(ways, bool) or not isinstance(ways, int) or not 0 <= ways <= rolls:
+        raise RulesError(parameter="ways", value=ways, allowed="a whole number from 0 to rolls")
+
+
+@checked_by(_counted_rolls)
 def probability_of_rolls(ways: int, rolls: int) -> Rational:
     """`ways` of `rolls` equally likely rolls, where `rolls` has no prime factor but 2 and
-    3 (d6 rolls, or a part of them), as a fraction in lowest terms; unchecked, for
+    3 (d6 rolls, or a part of them), as a fraction in lowest terms. `.unchecked` is for
     callers that counted them.
 
     ```python

@@ -132,7 +132,11 @@ def whole_number(name: str, value: object, low: int, high: int) -> int:
     """Return `value` if it is an int (not a bool) in `low..high`, else raise `RulesError`."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         allowed = f"a whole number from {low} to {high}" if low < high else f"{low}"
-        raise RulesError(parameter=name, value=value, allowed=allowed)
+        # sympy's Integer(8) reads as 8: say why it is refused
+        whole_but_not_int = hasattr(value, "__index__") and not isinstance(value, int)
+        kind = f"{type(value).__module__.split('.')[0]}'s {type(value).__name__}"
+        got = f"{_shown(value)} ({kind}, not an int)" if whole_but_not_int else ""
+        raise RulesError(parameter=name, value=value, allowed=allowed, got=got)
     return value
 
 

@@ -22,13 +22,23 @@ print(Rational(10, 36), Rational is SympyRational)
 """
 
 import math
+import numbers
 import os
+import re
 from collections.abc import Callable
 from functools import cache
 from operator import floordiv
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
-__all__ = ["Rational", "in_lowest_terms", "FRACTIONS", "digits", "fraction_text", "short_fraction"]
+__all__ = [
+    "Rational",
+    "in_lowest_terms",
+    "FRACTIONS",
+    "digits",
+    "fraction_text",
+    "short_fraction",
+    "parse_exact",
+]
 
 FRACTIONS = "RULESREF_FRACTIONS"  # the environment variable
 _LOG10_2 = 0.30102999566  # a little under log10(2): digits are estimated from bits, never over
@@ -120,6 +130,26 @@ def remove(number: int, factor: int) -> tuple[int, int]:
     return _operations().remove(number, factor)
 
 
+def _refuse(name: str, value: object, allowed: str) -> NoReturn:
+    """Raise the package's RulesError; imported here, as `rulesref.errors` is built on
+    this module."""
+    from rulesref.errors import RulesError
+
+    raise RulesError(parameter=name, value=value, allowed=allowed)
+
+
+def _whole(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _refuse(name, value, "a whole number (an int)")
+    return value
+
+
+def _fraction(name: str, value: object) -> Rational:
+    if isinstance(value, bool) or not isinstance(value, numbers.Rational):
+        _refuse(name, value, "a Rational (or a Fraction, or an int)")
+    return value
+
+
 def digits(number: int) -> int:
     """How many decimal digits a whole number has, counted from its bits: `str()` cannot
     say, as Python refuses to write an int of more than 4,300 digits.
@@ -131,7 +161,7 @@ def digits(number: int) -> int:
     #> 1 3 4 84510
     ```
     """
-    number = abs(number)
+    number = abs(_whole("number", number))
     count = int((number.bit_length() - 1) * _LOG10_2) + 1 if number else 1
     while number >= 10**count:
         count += 1
@@ -188,7 +218,7 @@ def fraction_text(p: Rational) -> str:
     #> 5/18 7784 7782
     ```
     """
-    numerator, denominator = int(p.numerator), int(p.denominator)
+    numerator, denominator = int(_fraction("p", p).numerator), int(p.denominator)
     sign = "-" if numerator < 0 else ""
     whole = sign + decimal_text(abs(numerator))
     return whole if denominator == 1 else f"{whole}/{decimal_text(denominator)}"
@@ -205,7 +235,34 @@ def short_fraction(p: Rational) -> str:
     #> 5/18 | an exact fraction of 7,783 digits
     ```
     """
-    written = digits(p.numerator) + (digits(p.denominator) if p.denominator != 1 else 0)
+    numerator, denominator = int(_fraction("p", p).numerator), int(p.denominator)
+    written = digits(numerator) + (digits(denominator) if denominator != 1 else 0)
     if written <= MAX_SHOWN_DIGITS:
         return fraction_text(p)
     return f"an exact fraction of {written:,} digits"
+
+
+_DECIMAL = re.compile(r"([0-9]+)(?:\.([0-9]+))?")
+_FRACTION = re.compile(r"([0-9]+)/([0-9]+)")
+
+
+def parse_exact(text: str) -> Rational | None:
+    """The number `text` writes in plain ASCII, exactly: digits with an optional decimal
+    point (`0.25`) or a fraction of two whole numbers (`7/12`). None for anything else: a
+    sign, an exponent, a space, an underscore, other digits, a zero below the line. Its
+    callers bound the text's length.
+
+    ```python
+    from rulesref.exact import parse_exact
+
+    print(parse_exact("0.25"), parse_exact("7/12"), parse_exact("1e-5"), parse_exact("+1"))
+    #> 1/4 7/12 None None
+    ```
+    """
+    decimal, fraction = _DECIMAL.fullmatch(text), _FRACTION.fullmatch(text)
+    if decimal:
+        places = decimal[2] or ""
+        return Rational(int(decimal[1] + places), 10 ** len(places))
+    if fraction and int(fraction[2]):
+        return Rational(int(fraction[1]), int(fraction[2]))
+    return None

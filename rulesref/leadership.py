@@ -162,7 +162,8 @@ def leadership_test_probability(
         whole_number("rerolls", rerolls, 0, MAX_REROLLS), yes_or_no("ignore", ignore)
     )
     fail, out_of = failing_rolls.unchecked(target, doctrine)
-    return probability_of_rolls(out_of - fail, out_of)  # d6 rolls: no Rational re-normalises it
+    # d6 rolls: no Rational re-normalises it
+    return probability_of_rolls.unchecked(out_of - fail, out_of)
 
 
 def best_leadership(values: Sequence[int | str]) -> int:

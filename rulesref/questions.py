@@ -18,7 +18,6 @@ print(least_leadership("1/2", lost_by=3))
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from rulesref.break_test import (
     MAX_LEADERSHIP,
@@ -35,10 +34,10 @@ from rulesref.errors import (
     word_of,
     yes_or_no,
 )
-from rulesref.exact import Rational
+from rulesref.exact import Rational, parse_exact
 from rulesref.leadership import MAX_REROLLS, leadership_target, leadership_test_probability
 from rulesref.tables import LEADERSHIP, LOST_BY, REROLLS, TARGETS
-from rulesref.views import percent
+from rulesref.views import percent, points
 from rulesref.words import Word
 
 __all__ = [
@@ -132,8 +131,9 @@ class Comparison:
         return self.a - self.b
 
     def points(self) -> str:
-        """The difference in percentage points, to one decimal, with its sign."""
-        return f"{float(self.difference) * 100:+.1f} points"
+        """The difference in percentage points, to one decimal, with its sign
+        (`rulesref.views.points`): a difference that is not nought never reads as nought."""
+        return points(self.difference)
 
     def __str__(self) -> str:
         return (
@@ -173,17 +173,19 @@ def bar(value: object) -> Rational:
     """
     if not isinstance(value, str):
         return probability("at_least", value)
-    written = value.strip(" ")
-    try:
-        exact = Fraction(written.removesuffix("%")) / (100 if written.endswith("%") else 1)
-    except (ValueError, ZeroDivisionError):
-        exact = None
-    if exact is None or len(written) > MAX_BAR_TEXT or not 0 <= exact <= 1:
+    if len(value) > MAX_BAR_TEXT:
+        allowed = f"a chance from 0 to 1 written in at most {MAX_BAR_TEXT} characters"
         raise RulesError(
-            "at_least must be a chance from 0 to 1, written 90%, 0.9 or 9/10, "
-            f"got {value[: MAX_BAR_TEXT + 1]!r}"
+            parameter="at_least", value=value, allowed=allowed, got=f"{len(value):,} characters"
         )
-    return Rational(exact.numerator, exact.denominator)
+    written = value.strip(" ")
+    exact = parse_exact(written.removesuffix("%"))
+    if exact is not None and written.endswith("%"):
+        exact /= 100
+    if exact is None or exact > 1:
+        allowed = "a chance from 0 to 1, written 90%, 0.9 or 9/10"
+        raise RulesError(parameter="at_least", value=value, allowed=allowed)
+    return exact
 
 
 MAX_BAR_TEXT = 20  # "47.5%", "0.123456789": a bar is short; a long one is no bar
@@ -395,20 +397,23 @@ def viewed(odds: Mapping[int, Rational], view: View | str) -> dict[int, Rational
     ```
     """
     how = word_of("view", view, View)
-    outcomes = sorted(odds)
+    allowed = "a mapping of whole-number outcomes to Rationals from 0 to 1, adding up to at most 1"
+    instance_of("odds", odds, Mapping, allowed)
+    outcomes = sorted(odds) if all(type(k) is int for k in odds) else None
+    if outcomes is None:
+        raise RulesError(parameter="odds", value=odds, allowed=allowed)
+    # one running sum is every view, and its end is the total the odds must not pass
+    running, at_most = Rational(0), {}
+    for k in outcomes:
+        running += probability(f"odds[{k}]", odds[k])
+        at_most[k] = running
+    if running > 1:
+        raise RulesError(parameter="odds", value=odds, allowed=allowed)
     if how is View.EXACTLY:
         return {k: odds[k] for k in outcomes}
     if how is View.AT_MOST:
-        running, result = Rational(0), {}
-        for k in outcomes:
-            running += odds[k]
-            result[k] = running
-        return result
-    running, result = Rational(0), {}
-    for k in reversed(outcomes):
-        running += odds[k]
-        result[k] = running
-    return dict(reversed(result.items()))
+        return at_most
+    return {k: running - at_most[k] + odds[k] for k in outcomes}
 
 
 def greatest_margin_odds(setup: BreakSetup | ReformSetup) -> dict[int, Rational]:

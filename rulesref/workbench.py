@@ -26,7 +26,7 @@ from typing import Any
 from rulesref.errors import RulesError
 from rulesref.exact import Rational, fraction_text, short_fraction
 from rulesref.inputs import InputError, force_from_json, parse_json
-from rulesref.views import percent
+from rulesref.views import percent, points
 from rulesref.views.chain_of_command import chain_of_command_html
 
 __all__ = [
@@ -35,7 +35,6 @@ __all__ = [
     "compared",
     "force_odds",
     "battle_odds_json",
-    "points",
 ]
 
 Json = dict[str, Any]
@@ -122,25 +121,6 @@ def battle_odds_json(data: object) -> Json:
     `readings`, `policy` ("fewest withdrawals" or "most withdrawals") and `leadership`
     ({"leadership": 7} or {"probability": "1/2"})."""
     return _shown(*_battle(data))
-
-
-def points(difference: Rational) -> str:
-    """A difference of two probabilities in percentage points, with its sign, rounded as
-    `percent` rounds: a difference that is not nought never reads as nought.
-
-    ```python
-    from sympy import Rational
-
-    from rulesref.workbench import points
-
-    print(points(Rational(5, 81)), points(Rational(-1, 10**6)), points(Rational(0)))
-    #> +6.2 points -<0.1 points no change
-    ```
-    """
-    if difference == 0:
-        return "no change"
-    sign = "+" if difference > 0 else "-"
-    return f"{sign}{percent(abs(difference)).removesuffix('%')} points"
 
 
 def _difference(a: Tree, b: Tree, absent_is_nought: bool) -> Json:

@@ -23,6 +23,7 @@ from rulesref.dice import (
     probability_at_least,
     probability_at_most,
     probability_of,
+    probability_of_rolls,
     sum_counts,
     total_counts,
     ways_at_most,
@@ -440,3 +441,29 @@ def test_dice_of_many_kinds_are_bounded_by_the_rounds_of_their_product(kinds, to
     else:
         with pytest.raises(RulesError, match="^dice must make at most .* in 5 rounds"):
             sum_counts(dice)
+
+
+@pytest.mark.parametrize(
+    "ways, rolls, message",
+    [
+        (5, 0, "rolls must be a whole number from 1 to 6**10000 with no prime factor but 2 and 3"),
+        (1, 10, "rolls must be a whole number from 1 to 6**10000 with no prime factor but 2 and 3"),
+        pytest.param(1, 6**10_001, "rolls must be a whole number from 1 to 6**10000", id="huge"),
+        (1, 36.0, "rolls must be a whole number from 1 to 6**10000"),
+        (7, 6, "ways must be a whole number from 0 to rolls, got 7"),
+        (-1, 6, "ways must be a whole number from 0 to rolls, got -1"),
+        (True, 6, "ways must be a whole number from 0 to rolls, got True"),
+    ],
+)
+def test_probability_of_rolls_refuses_what_is_no_count_of_rolls(ways, rolls, message):
+    with pytest.raises(RulesError) as refusal:
+        probability_of_rolls(ways, rolls)
+    assert str(refusal.value).startswith(message)
+
+
+@given(st.integers(0, 40), st.integers(0, 40), st.data())
+def test_probability_of_rolls_is_the_fraction_in_lowest_terms(twos, threes, data):
+    rolls = 2**twos * 3**threes
+    ways = data.draw(st.integers(0, rolls))
+    assert probability_of_rolls(ways, rolls) == Rational(ways, rolls)
+    assert probability_of_rolls.unchecked(ways, rolls) == Rational(ways, rolls)

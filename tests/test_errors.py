@@ -5,6 +5,7 @@ import inspect
 import sys
 from collections import Counter
 from enum import StrEnum
+from fractions import Fraction
 
 import pytest
 from hypothesis import example, given
@@ -23,6 +24,7 @@ from rulesref.campaign import (
     most_withdrawals,
     resolve_battle,
 )
+from rulesref.data import odds
 from rulesref.errors import (
     MAX_MESSAGE,
     MAX_TEXT,
@@ -39,6 +41,8 @@ from rulesref.errors import (
     word_of,
     yes_or_no,
 )
+from rulesref.exact import digits, fraction_text, short_fraction
+from rulesref.inputs import parse_json
 from rulesref.odds import cascade as oc
 from rulesref.odds.battle import battle_odds
 
@@ -72,6 +76,37 @@ def test_whole_number_refuses_what_is_not_an_int(value):
     assert refused(whole_number, "dice", value, 0, 10) == (
         f"dice must be a whole number from 0 to 10, got {value!r}"
     )
+
+
+def test_a_whole_number_of_another_type_is_refused_saying_why():
+    """sympy's Integer(8) prints as 8: the message says it is not an int."""
+    from sympy import Integer
+
+    assert refused(whole_number, "leadership", Integer(8), 0, 10) == (
+        "leadership must be a whole number from 0 to 10, got 8 (sympy's Integer, not an int)"
+    )
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: fraction_text(0.5), "p must be a Rational (or a Fraction, or an int), got 0.5"),
+        (lambda: short_fraction("x"), "p must be a Rational (or a Fraction, or an int), got 'x'"),
+        (lambda: fraction_text(True), "p must be a Rational (or a Fraction, or an int), got True"),
+        (lambda: digits(1.5), "number must be a whole number (an int), got 1.5"),
+        (lambda: odds(None), "table must be a Table or a BattleTable of the site, got None"),
+        (lambda: parse_json(5), "file must be JSON text, as bytes or a str, got 5"),
+    ],
+)
+def test_the_public_helpers_refuse_a_wrong_type_by_name(call, message):
+    with pytest.raises(RulesError) as refusal:
+        call()
+    assert str(refusal.value) == message
+
+
+def test_the_helpers_take_every_exact_type():
+    assert fraction_text(Rational(5, 18)) == fraction_text(Fraction(5, 18)) == "5/18"
+    assert short_fraction(3) == "3" and digits(-999) == 3
 
 
 def test_yes_or_no():

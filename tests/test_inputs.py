@@ -354,6 +354,11 @@ def force(*units, **fields):
             "casualties['A'] must be a whole number from 0 to 10",
         ),
         (
+            force(casualties={"A": -1}),
+            ("casualties", "A"),
+            "casualties['A'] must be a whole number from 0 to 10, got -1",
+        ),
+        (
             force(casualties={"A": 1.0}),
             ("casualties", "A"),
             "casualties['A'] must be a whole number",
@@ -547,6 +552,11 @@ def battle(**fields):
             battle(leadership={"probability": "1/1e999999999"}),
             ("leadership", "probability"),
             "probability must be a probability",
+        ),
+        (
+            battle(leadership={"leadership": 7, "probability": "1/2"}),
+            ("leadership",),
+            'leadership must be {"leadership": 7} or {"probability": "1/2"}, not both',
         ),
         (
             battle(leadership={"probability": "0.5/1"}),

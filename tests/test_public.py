@@ -58,6 +58,16 @@ def test_no_module_answers_for_names_it_lacks():
         exec("from rulesref.leadership import cascade_probabilities", {})
 
 
+def test_the_package_lists_the_name_it_gives_when_asked():
+    """dir() and help() show `RulesError`, which `__getattr__` gives on first use."""
+    import pydoc
+
+    import rulesref
+
+    assert "RulesError" in dir(rulesref)
+    assert "class RulesError" in pydoc.render_doc(rulesref, renderer=pydoc.plaintext)
+
+
 def test_layout_constants_are_not_api():
     layout = {"BOX_W", "BOX_H", "GAP_X", "ROW", "TABLE_STYLE", "FATE_COLOURS", "NOBODY", "SIZE"}
     for name in MODULES:

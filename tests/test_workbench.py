@@ -33,8 +33,8 @@ from rulesref.campaign import (
 from rulesref.campaign import most_withdrawals as most
 from rulesref.leadership import MAX_UNITS
 from rulesref.odds.battle import battle_odds
-from rulesref.views import percent
-from rulesref.workbench import answer, answer_text, compared, points
+from rulesref.views import percent, points
+from rulesref.workbench import answer, answer_text, compared
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"

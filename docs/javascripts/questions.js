@@ -33,6 +33,10 @@
   function setUp(widget, tools, data, source) {
     const { sweep, need, needLabel, yes } = widget.dataset;
     const percent = ([n, d]) => tools.percent(n, d);
+    // a difference in percentage points as rulesref.views.points writes it: not nought
+    // unless it is, rounded as the percentages are
+    const points = ([n, d]) => (n === 0n ? "no change"
+      : `${n > 0n ? "+" : "-"}${percent([n > 0n ? n : -n, d]).slice(0, -1)} points`);
     const shown = (p) => `${tools.written(p)} (${percent(p)})`;
     const label = sweep.replace("_", " ");
     const [sweepLow, sweepLast] = data.inputs[sweep];
@@ -84,11 +88,10 @@
       try {
         const a = read(formA), b = read(formB);
         const pa = chance(a), pb = chance(b), difference = tools.minus(pa, pb);
-        const points = (100 * Number(difference[0])) / Number(difference[1]);
         widget.querySelector(".rr-compare-a").textContent = shown(pa);
         widget.querySelector(".rr-compare-b").textContent = shown(pb);
         widget.querySelector(".rr-compare-difference").textContent =
-          `${tools.written(difference)} (${points >= 0 ? "+" : "-"}${Math.abs(points).toFixed(1)} points)`;
+          `${tools.written(difference)} (${points(difference)})`;
         widget.querySelector(".rr-compare-chart").innerHTML = chart(a, b);
         error.hidden = true;
       } catch (problem) {

@@ -33,10 +33,9 @@ from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from rulesref import leadership
-from rulesref.errors import RulesError, whole_number
-from rulesref.exact import Rational
+from rulesref.errors import RulesError, instance_of, whole_number
+from rulesref.exact import Rational, parse_exact
 from rulesref.leadership import (
-    MAX_MODELS,
     Command,
     Doctrine,
     Force,
@@ -66,8 +65,6 @@ T = TypeVar("T")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)  # a JSON string, escapes and all
 _BRACKET = re.compile(r"[\[\]{}]")
 # a probability as a person writes it: ASCII digits, a decimal point, or a fraction
-_DECIMAL = re.compile(r"([0-9]+)(?:\.([0-9]+))?")
-_FRACTION = re.compile(r"([0-9]+)/([0-9]+)")
 
 
 class InputError(RulesError):
@@ -153,6 +150,7 @@ def parse_json(raw: bytes | str, name: str = "file") -> object:
     #> {'casualties': {'A': 6}, 'starting': 1e309}
     ```
     """
+    instance_of(name, raw, (bytes, str), "JSON text, as bytes or a str")
     size = len(raw) if len(raw) > MAX_BYTES else len(_utf8(raw))  # a character is 1 to 4 bytes
     if size > MAX_BYTES:
         raise RulesError(
@@ -230,15 +228,8 @@ def parse_probability(written: object, name: str = "probability") -> Rational:
     )
     if not isinstance(written, str) or len(written) > MAX_PROBABILITY_TEXT:
         raise RulesError(parameter=name, value=written, allowed=allowed)
-    decimal, fraction = _DECIMAL.fullmatch(written), _FRACTION.fullmatch(written)
-    if decimal:
-        places = decimal[2] or ""
-        probability = Rational(int(decimal[1] + places), 10 ** len(places))
-    elif fraction and int(fraction[2]):
-        probability = Rational(int(fraction[1]), int(fraction[2]))
-    else:
-        raise RulesError(parameter=name, value=written, allowed=allowed)
-    if probability > 1:
+    probability = parse_exact(written)
+    if probability is None or probability > 1:
         raise RulesError(parameter=name, value=written, allowed=allowed)
     return probability
 
@@ -433,7 +424,7 @@ def force_from_json(data: object) -> ForceQuestion:
     named += [(("leaders", i, "name"), lead.name) for i, lead in enumerate(leaders)]
     _names_apart(named)
     casualties = _casualties(
-        fields.pop("casualties", {}), {u.name for c in commands for u in c.units}
+        fields.pop("casualties", {}), {u.name: u.models for c in commands for u in c.units}
     )
     prefer = tuple(json_list("prefer", fields.pop("prefer", [])))
     with located(places={"removed_figures_survive": ("removed_figures_survive",)}):
@@ -447,9 +438,9 @@ def force_from_json(data: object) -> ForceQuestion:
     return ForceQuestion(force, casualties, prefer, readings)
 
 
-def _casualties(written: object, units: set[str]) -> dict[str, int]:
-    """This phase's casualties by unit name; each at most what a unit can lose (the rules
-    check it against the unit's models)."""
+def _casualties(written: object, units: Mapping[str, int]) -> dict[str, int]:
+    """This phase's casualties by unit name (`units` gives each unit's models); each at
+    most the unit's models (the rules then check what a unit out of play can lose)."""
     if not isinstance(written, dict):
         error = RulesError(
             parameter="casualties",
@@ -462,5 +453,5 @@ def _casualties(written: object, units: set[str]) -> dict[str, int]:
             if name not in units:
                 allowed = "names of units of the force"
                 raise RulesError(parameter="casualties", value=name, allowed=allowed)
-            whole_number(f"casualties[{name!r}]", lost, 0, MAX_MODELS)
+            whole_number(f"casualties[{name!r}]", lost, 0, units[name])
     return written

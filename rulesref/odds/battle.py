@@ -112,7 +112,9 @@ def _hits_taken(hits: Sequence[int], enemy: Counts) -> Counter[int]:
 
 def _probabilities(ways: Mapping[int, int], rolls: int) -> dict[int, Rational]:
     return {
-        value: probability_of_rolls(ways[value], rolls) for value in sorted(ways) if ways[value]
+        value: probability_of_rolls.unchecked(ways[value], rolls)
+        for value in sorted(ways)
+        if ways[value]
     }
 
 
@@ -434,4 +436,4 @@ def _exact_counts(damage: Counts) -> dict[int, Rational]:
 def _routed(tally: Counter[AfterHits], enemy: Counts) -> Rational:
     """CA-16: the probability that the side cannot take all its hits."""
     ways = sum(w for summary, w in tally.items() if summary.routed)
-    return probability_of_rolls(ways, enemy.total)
+    return probability_of_rolls.unchecked(ways, enemy.total)

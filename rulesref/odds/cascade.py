@@ -363,7 +363,7 @@ def _stage_command(part: _Command, keep: bool, command_fails: dict[str, Rational
     den = rolls * out_of
     common = int(gcd(den, *outcomes.values()))  # smaller numbers for the force stage
     outcomes = {state: int(divexact(weight, common)) for state, weight in outcomes.items()}
-    command_fails[part.command.name] = probability_of_rolls(fails, den)
+    command_fails[part.command.name] = probability_of_rolls.unchecked(fails, den)
     return _Staged(part, levels, products, rolls, out_of, outcomes, den // common)
 
 
@@ -713,11 +713,12 @@ def _removals(
         stays, units = _stays(part, fail, whole)
         den = part.rolls * part.out_of * whole
         name = part.part.command.name
-        command_removed[name] = probability_of_rolls(den - stays, den)
+        command_removed[name] = probability_of_rolls.unchecked(den - stays, den)
         unit_removed |= {unit.name: Rational(1) for unit in part.part.command.units}
         unit_removed |= dict.fromkeys(part.part.untested, command_removed[name])
         unit_removed |= {
-            unit: probability_of_rolls(den - weight, den) for unit, weight in units.items()
+            unit: probability_of_rolls.unchecked(den - weight, den)
+            for unit, weight in units.items()
         }
     return unit_removed, command_removed
 
@@ -750,5 +751,5 @@ def _force_stage(
         unit_removed,
         command_fails,
         command_removed,
-        probability_of_rolls(broken, total),
+        probability_of_rolls.unchecked(broken, total),
     )

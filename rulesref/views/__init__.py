@@ -1,15 +1,16 @@
 """Pictures and HTML drawn from the rules: charts, formations, diagrams and decision tables,
-and `percent`, how every page, the command line and the Workbench write a probability to read.
+and `percent` and `points`, how every page, the command line and the Workbench write a
+probability and a difference of two to read.
 
 Nothing here decides a rule: each view reads the answers of the rules and odds modules and
 draws them as theme-aware SVG or HTML, with no asset from another host.
 """
 
+from rulesref.errors import RulesError, whole_number
 from rulesref.errors import probability as checked_probability
-from rulesref.errors import whole_number
 from rulesref.exact import Rational
 
-__all__ = ["percent"]
+__all__ = ["percent", "points"]
 
 MAX_DIGITS = 12  # decimals of a percentage: beyond that no reader tells them apart
 
@@ -40,6 +41,30 @@ def percent(probability: Rational, digits: int = 1) -> str:
     if p < 1 and shown == 100 * scale:
         return f">{_decimal(100 * scale - 1, digits)}%"
     return f"{_decimal(shown, digits)}%"
+
+
+def points(difference: Rational) -> str:
+    """A difference of two probabilities in percentage points, with its sign, rounded as
+    `percent` rounds: a difference that is not nought never reads as nought.
+
+    ```python
+    from sympy import Rational
+
+    from rulesref.views import points
+
+    print(points(Rational(5, 81)), points(Rational(-1, 10**6)), points(Rational(0)))
+    #> +6.2 points -<0.1 points no change
+    ```
+    """
+    allowed = "a Rational from -1 to 1"
+    if isinstance(difference, bool) or not isinstance(difference, Rational | int):
+        raise RulesError(parameter="difference", value=difference, allowed=allowed)
+    if not abs(difference.numerator) <= difference.denominator:
+        raise RulesError(parameter="difference", value=difference, allowed=allowed)
+    if difference == 0:
+        return "no change"
+    sign = "+" if difference > 0 else "-"
+    return f"{sign}{percent(abs(difference)).removesuffix('%')} points"
 
 
 def _decimal(units: int, digits: int) -> str:
