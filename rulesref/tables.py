@@ -45,7 +45,7 @@ from rulesref.errors import whole_number
 from rulesref.exact import Rational
 from rulesref.leadership import WRITTEN, leadership_test_probability
 from rulesref.odds.battle import battle_odds
-from rulesref.views import percent
+from rulesref.views import percent, rounded
 
 __all__ = [
     "Table",
@@ -129,7 +129,8 @@ class Table:
             f'<a class="rr-download" href="{escape(download)}" download>CSV</a>' if download else ""
         )
         return (
-            f'<div class="rr-odds"><div class="rr-odds-bar">'
+            # the switch and the link are controls, not words of the page: not searched
+            f'<div class="rr-odds"><div class="rr-odds-bar" data-search-exclude>'
             f'<label class="rr-exact"><input type="checkbox"> exact fractions</label>{link}</div>'
             f'<table class="rr-heat"><caption>{escape(self.title)}, in %</caption>'
             f'<thead><tr><th scope="col" class="rr-corner">{escape(self.row_heading)} ↓<br>'
@@ -280,7 +281,7 @@ class BattleTable:
         for row, cells in zip(self.rows, self.cells, strict=True):
             for measure, value in zip(MEASURES, cells, strict=True):
                 hits = measure.startswith("E[")
-                decimal = f"{float(value):.4f}" if hits else percent(value, 4).removesuffix("%")
+                decimal = rounded(value, 4) if hits else percent(value, 4).removesuffix("%")
                 unit = "hits" if hits else "percent"
                 lines.append(
                     f'"{row}",{measure},{decimal},{unit},{value.numerator},{value.denominator}'
@@ -292,7 +293,7 @@ class BattleTable:
         lines = ["| battle | " + " | ".join(MEASURES) + " |", "|---" * (len(MEASURES) + 1) + "|"]
         for row, cells in zip(self.rows, self.cells, strict=True):
             shown = [
-                f"{float(v):.2f}" if m.startswith("E[") else percent(v)
+                rounded(v) if m.startswith("E[") else percent(v)
                 for m, v in zip(MEASURES, cells, strict=True)
             ]
             lines.append(f"| {row} | " + " | ".join(shown) + " |")
@@ -383,7 +384,10 @@ def campaign_tables() -> dict[str, BattleTable]:
         ),
         "one-more-platoon": (
             "One more attacking platoon against three defenders",
-            {f"{n} attackers": (Battle(Side((INFANTRY,) * n), foot), {}) for n in ATTACKERS},
+            {
+                f"{n} attacker{'s' * (n != 1)}": (Battle(Side((INFANTRY,) * n), foot), {})
+                for n in ATTACKERS
+            },
         ),
         "hit-policy": (
             "The hit-assignment policy",

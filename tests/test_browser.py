@@ -579,3 +579,27 @@ def test_a_wide_campaign_table_keeps_its_first_column_in_view(view, scheme):
            }"""
     )
     assert offset[0] > 0 and abs(offset[1]) <= 1, offset  # scrolled, yet the names stay
+
+
+def test_an_address_the_site_lacks_says_where_to_go_without_an_error(browser, base_url, site):
+    """A host serves 404.html at any missing address, however deep: its scripts run
+    without an error there (the site's root is "/" on that page, not "../.."), and it
+    links to the rule index and the home page."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    missing = (site / "404.html").read_bytes()
+    page.route(
+        "**/rules/brake-test/",
+        lambda route: route.fulfill(status=404, body=missing, content_type="text/html"),
+    )
+    page.goto(base_url + "/rules/brake-test/")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    assert page.locator("h1").inner_text() == "Page not found"
+    links = {a.inner_text(): a.evaluate("a => a.href") for a in page.locator("article a").all()}
+    assert links["rule index"] == base_url + "/rule-index/"
+    assert links["home page"] == base_url + "/"
+    assert [e for e in errors if "404" not in e] == []  # the page's own status aside
+    page.close()

@@ -46,3 +46,29 @@ def test_a_touch_screen_previews_from_a_small_button(browser, base_url):
     button.tap()
     assert page.locator("#rr-preview").is_hidden()
     context.close()
+
+
+def test_words_that_come_after_the_reader_moved_on_show_no_preview(browser, base_url):
+    """On a slow network the rules' words can arrive after focus has left the link: the
+    preview must not then appear over whatever has focus."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    words = []
+
+    def slowly(route):
+        words.append(route)  # answered after focus has moved on
+
+    page.route("**/r/index.json", slowly)
+    page.goto(base_url + "/rules/break-test/")
+    link = page.locator("#br-1 ~ p a[href='#br-c5']").first
+    link.focus()
+    page.wait_for_function("() => true")
+    assert len(words) == 1
+    page.locator("body").focus()
+    page.keyboard.press("Tab")  # on past the link
+    page.wait_for_timeout(400)  # the hide timer has run
+    words[0].continue_()
+    page.wait_for_timeout(300)
+    assert page.locator("#rr-preview").is_hidden()
+    link.focus()  # the words are here now: the link still previews
+    assert "BR-C5" in _preview_of(page)
+    page.close()

@@ -538,7 +538,7 @@ def test_the_page_answers_what_leadership_is_needed_as_the_api_does(questions_pa
         found = least_leadership(goal, 3, reroll=reroll)
         shown = page.inner_text("#rr-questions .rr-need-answer")
         if found is None:
-            assert shown.startswith("No Leadership from 0 to 10 stands at least")
+            assert shown.startswith("With Leadership from 0 to 10, none stands at least")
         else:
             p = found.probability
             assert shown.startswith(f"Leadership {found.value}: stands {p} ({percent(p)})")
@@ -590,8 +590,8 @@ def test_the_page_compares_two_d6_tests_as_the_api_does(questions_page):
     for n in range(4):
         p = leadership_test_probability(4, rerolls=n)
         q = leadership_test_probability(6, rerolls=n, ignore=True)
-        assert f"A, rerolls {n}: {p} ({percent(p)})" in titles
-        assert f"B, rerolls {n}: {q} ({percent(q)})" in titles
+        assert f"A, re-rolls {n}: {p} ({percent(p)})" in titles
+        assert f"B, re-rolls {n}: {q} ({percent(q)})" in titles
     assert page.locator(f"{D6} .rr-compare-chart polyline").count() == 2
     page.fill(f'{D6} form[data-setup="B"] input[name=target]', "4+")
     page.fill(f'{D6} form[data-setup="B"] input[name=rerolls]', "1")
@@ -615,7 +615,7 @@ def test_the_page_answers_how_many_rerolls_are_needed_as_the_api_does(questions_
         found = fewest_rerolls(goal, target, ignore=ignore)
         shown = page.inner_text(f"{D6} .rr-need-answer")
         if found is None or found.value > 3:  # the page's data stops at three
-            assert shown.startswith("No Re-rolls from 0 to 3 passes at least"), shown
+            assert shown.startswith("With Re-rolls from 0 to 3, none passes at least"), shown
         else:
             p = found.probability
             assert shown.startswith(f"Re-rolls {found.value}: passes {p} ({percent(p)})")

@@ -2,6 +2,9 @@
 driven in headless Chromium as a player types, returns the rule or page the player
 means first, with a clean title and a prose preview (docs/hooks/pages.py)."""
 
+import json
+import re
+
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -128,3 +131,13 @@ def test_a_phone_finds_the_rule_first_with_a_prose_preview(phone_search, query):
     found, title, preview = phone_search(query)
     assert found == "rules/break-test/#br-6" and title.startswith("BR-6 · "), (found, title)
     assert "Steadfast" in preview and "import" not in preview, preview
+
+
+def test_the_index_holds_words_not_the_tables_controls(site):
+    """The odds pages' "exact fractions" switch and CSV link are controls: their words in
+    the index made previews read "exact fractionsCSV exact fractionsCSV"."""
+    index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    odds = [doc for doc in index["docs"] if doc["location"].startswith("odds/break-test/")]
+    assert odds and any("Leadership" in doc["text"] for doc in odds)
+    controls = re.compile(r"exact fractions\s*CSV")
+    assert not [doc["location"] for doc in index["docs"] if controls.search(doc["text"])]

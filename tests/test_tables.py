@@ -31,7 +31,7 @@ from rulesref.tables import (
     leadership_test_table,
     tables,
 )
-from rulesref.views import percent
+from rulesref.views import percent, rounded
 
 
 def test_break_test_table_is_the_function():
@@ -165,6 +165,34 @@ def test_a_percentage_never_rounds_to_certainty():
     assert percent(Rational(1, 46656)) == "<0.1%" and percent(Rational(1, 46656), 4) == "0.0021%"
     assert percent(Rational(1, 10**9), 4) == "<0.0001%"
     assert percent(Rational(1, 201), 0) == "<1%" and percent(Rational(1, 200), 0) == "1%"
+
+
+@given(st.integers(0, 10**6), st.integers(1, 10**9), st.integers(0, 6))
+def test_an_expected_number_is_within_half_a_step_and_nought_only_when_true(n, d, digits):
+    value = Rational(n, d)
+    shown = rounded(value, digits)
+    number = Rational(shown.lstrip("<"))
+    step = Rational(1, 10**digits)
+    if shown.startswith("<"):
+        assert 0 < value < step / 2 and number == step
+    else:
+        assert abs(number - value) <= step / 2 and (number == 0) == (value == 0)
+        assert number - value != -step / 2  # half rounds up
+    assert re.fullmatch(r"<?\d+" + (rf"\.\d{{{digits}}}" if digits else ""), shown), shown
+
+
+def test_the_campaign_tables_show_a_rare_hit_as_under_a_hundredth():
+    """Two attackers' expected hits on the defender are 1/7776: "<0.01", not 0.00."""
+    rare = 0
+    for table in campaign_tables().values():
+        shown = [line.split(" | ")[1:] for line in table.markdown().splitlines()[2:]]
+        for cells, written in zip(table.cells, shown, strict=True):
+            for measure, value, text in zip(MEASURES, cells, written, strict=True):
+                if measure.startswith("E["):
+                    assert text.strip(" |") == rounded(value)
+                    assert (text.strip(" |") == "0.00") == (value == 0), (table.name, text)
+                    rare += bool(0 < value < Rational(1, 200))
+    assert rare  # the tables hold such a number
 
 
 @given(

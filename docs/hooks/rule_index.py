@@ -128,6 +128,8 @@ def on_page_markdown(markdown, page, config, files):
             page_title = rule.page.removeprefix("rules/").removesuffix(".md")
             link = _link(rule, page.file.src_uri)
             rows.append(
-                f"| {link} | {rule.title} | {page_title} | {_code(rule, page.file.src_uri)} |"
+                # an id is one word: "BR-" and "1" never on two lines of a phone's column
+                f"| {link}{{ .rr-id }} | {rule.title} | {page_title} | "
+                f"{_code(rule, page.file.src_uri)} |"
             )
     return markdown.replace(marker, "\n".join(rows))

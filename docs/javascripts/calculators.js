@@ -186,7 +186,7 @@
     }
     const view = calculator.querySelector("input[name=view]:checked")?.value || calculator.dataset.sweepReads;
     const shown = views(series, calculator.dataset.sweepReads)[view];
-    const name = sweep.replace("_", " ");
+    const name = calculator.dataset.sweepName;  // the input's words: "lost by", "re-rolls"
     const chance = `Chance that ${calculator.dataset.sweepWhat} is ${view}`;
     const width = 360, height = 170, left = 40, bottom = 36, top = 8;
     const step = (width - left - 6) / (high - low + 1);
@@ -201,7 +201,7 @@
       const x = left + (value - low) * step;
       const bar = svgElement("rect", {
         x: x + step * 0.15, y: y(share(n, d)), width: step * 0.7, height: y(0) - y(share(n, d)),
-        class: value === inputs[sweep] ? "rr-c0 rr-column rr-current" : "rr-c0 rr-column rr-other",
+        class: value === inputs[sweep] ? "rr-c0 rr-column rr-current" : "rr-c0 rr-column",
       });
       bar.append(svgElement("title", {}, `${name} ${value}: ${percent(n, d)} (${written([n, d])})`));
       svg.append(bar);
@@ -214,7 +214,7 @@
     const summary = document.createElement("summary");
     summary.textContent = "The chart's numbers";
     const values = Array.from({ length: high - low + 1 }, (_, index) => low + index);
-    numbers.append(summary, sweepTable(`${chance} the ${name} of each row`, name, values, shown));
+    numbers.append(summary, sweepTable(`${chance} the row's ${name}`, name, values, shown));
     box.replaceChildren(svg, numbers);
   }
 

@@ -38,7 +38,7 @@
     const points = ([n, d]) => (n === 0n ? "no change"
       : `${n > 0n ? "+" : "-"}${percent([n > 0n ? n : -n, d]).slice(0, -1)} points`);
     const shown = (p) => `${tools.written(p)} (${percent(p)})`;
-    const label = sweep.replace("_", " ");
+    const label = widget.dataset.sweepName;  // the input's words: "lost by", "re-rolls"
     const [sweepLow, sweepLast] = data.inputs[sweep];
     const sweepHigh = Math.min(sweepLast, Number(widget.dataset.sweepTo || sweepLast));
 
@@ -56,10 +56,11 @@
       return values;
     };
 
-    // A and B over the swept input: two lines on one chart, B dashed, each point titled
+    // A and B over the swept input: two lines on one chart, B dashed, each point titled;
+    // the key above the plot, clear of lines at 100%, and every label inside the picture
     function chart(a, b) {
       const span = sweepHigh - sweepLow;
-      const x = (v) => 30 + ((v - sweepLow) * 260) / span, y = ([n, d]) => 110 - Number((100n * n) / d);
+      const x = (v) => 36 + ((v - sweepLow) * 254) / span, y = ([n, d]) => 124 - Number((100n * n) / d);
       const swept = [...Array(span + 1).keys()].map((i) => sweepLow + i);
       const line = (v, name, dash) => {
         const points = swept.map((value) => [value, chance(v, sweep, value)]);
@@ -69,13 +70,13 @@
         return `<polyline points="${path}" fill="none" stroke="currentColor" stroke-width="2"${dash}/>${dots}`;
       };
       const ticks = (span > 5 ? [sweepLow, sweepLow + span / 2, sweepHigh] : swept)
-        .map((value) => `<text x="${x(value)}" y="124" text-anchor="middle">${value}</text>`).join("");
-      return `<svg viewBox="0 0 300 150" font-size="11" fill="currentColor" role="img"
+        .map((value) => `<text x="${x(value)}" y="138" text-anchor="middle">${value}</text>`).join("");
+      return `<svg viewBox="0 0 300 162" font-size="11" fill="currentColor" role="img"
         aria-label="Chance that it ${yes} by ${label}, ${sweepLow} to ${sweepHigh}: A solid, B dashed">
-        <line x1="30" y1="110" x2="290" y2="110" stroke="currentColor" stroke-opacity=".4"/>
-        <line x1="30" y1="10" x2="30" y2="110" stroke="currentColor" stroke-opacity=".4"/>
-        <text x="26" y="14" text-anchor="end">100%</text><text x="26" y="112" text-anchor="end">0</text>
-        ${ticks}<text x="160" y="140" text-anchor="middle">${label}</text>
+        <line x1="36" y1="124" x2="290" y2="124" stroke="currentColor" stroke-opacity=".4"/>
+        <line x1="36" y1="24" x2="36" y2="124" stroke="currentColor" stroke-opacity=".4"/>
+        <text x="32" y="28" text-anchor="end">100%</text><text x="32" y="127" text-anchor="end">0</text>
+        ${ticks}<text x="163" y="156" text-anchor="middle">${label}</text>
         ${line(a, "A", "")}${line(b, "B", ' stroke-dasharray="5 4"')}
         <line x1="200" y1="8" x2="220" y2="8" stroke="currentColor" stroke-width="2"/><text x="224" y="11">A</text>
         <line x1="240" y1="8" x2="260" y2="8" stroke="currentColor" stroke-width="2" stroke-dasharray="5 4"/><text x="264" y="11">B</text>
@@ -134,7 +135,7 @@
           return;
         }
       }
-      output.textContent = `No ${needLabel} from ${low} to ${high} ${yes} at least ${tools.written(goal)} (${percent(goal)})`;
+      output.textContent = `With ${needLabel} from ${low} to ${high}, none ${yes} at least ${tools.written(goal)} (${percent(goal)})`;
     }
 
     // the inputs ride in the address (questions.A.leadership=8 ...), as the calculators' do

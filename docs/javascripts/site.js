@@ -6,7 +6,9 @@
 (() => {
   const RULE = /^(?:br|ld|ca|st)-c?\d+$/;
   const config = document.getElementById("__config");
-  const base = new URL(`${config ? JSON.parse(config.textContent).base : "."}/`, location.href);
+  // the site's root: relative ("../..") on a page, absolute ("/") on the 404 page
+  const root = config ? JSON.parse(config.textContent).base : ".";
+  const base = new URL(root.endsWith("/") ? root : `${root}/`, location.href);
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
@@ -60,8 +62,13 @@
     return url.pathname.startsWith(new URL("rules/", base).pathname) ? id : null;
   }
 
+  // the link a preview is wanted for: the words may come after the reader has moved on
+  // (a slow network), and a preview for a link no longer hovered or focused would stay
+  let wanted = null;
+
   async function show(link, id) {
     clearTimeout(hideTimer);
+    wanted = link;
     if (!rules) {
       try {
         rules = await (await fetch(new URL("r/index.json", base))).json();
@@ -69,6 +76,7 @@
         return;  // no preview; the link still works
       }
     }
+    if (wanted !== link) return;
     const rule = rules[id];
     if (!rule) return;
     preview.replaceChildren();
@@ -88,6 +96,7 @@
   }
 
   function hide() {
+    wanted = null;
     preview.hidden = true;
     if (shownFor) {
       shownFor.removeAttribute("aria-describedby");

@@ -1,6 +1,6 @@
 """Pictures and HTML drawn from the rules: charts, formations, diagrams and decision tables,
-and `percent` and `points`, how every page, the command line and the Workbench write a
-probability and a difference of two to read.
+and `percent`, `points` and `rounded`, how every page, the command line and the Workbench
+write a probability, a difference of two and an expected number to read.
 
 Nothing here decides a rule: each view reads the answers of the rules and odds modules and
 draws them as theme-aware SVG or HTML, with no asset from another host.
@@ -10,7 +10,7 @@ from rulesref.errors import RulesError, whole_number
 from rulesref.errors import probability as checked_probability
 from rulesref.exact import Rational
 
-__all__ = ["percent", "points"]
+__all__ = ["percent", "points", "rounded"]
 
 MAX_DIGITS = 12  # decimals of a percentage: beyond that no reader tells them apart
 
@@ -65,6 +65,30 @@ def points(difference: Rational) -> str:
         return "no change"
     sign = "+" if difference > 0 else "-"
     return f"{sign}{percent(abs(difference)).removesuffix('%')} points"
+
+
+def rounded(value: Rational, digits: int = 2) -> str:
+    """A number of at least 0 (an expected number of hits) as a decimal to read, rounded
+    half up to `digits` decimals exactly; one above 0 never reads as 0, but as under the
+    least it can show.
+
+    ```python
+    from sympy import Rational
+
+    from rulesref.views import rounded
+
+    print(rounded(Rational(35, 12)), rounded(Rational(1, 7776)), rounded(Rational(0)))
+    #> 2.92 <0.01 0.00
+    ```
+    """
+    allowed = "a Rational of at least 0"
+    if isinstance(value, bool) or not isinstance(value, Rational | int) or value < 0:
+        raise RulesError(parameter="value", value=value, allowed=allowed)
+    digits = whole_number("digits", digits, 0, MAX_DIGITS)
+    shown = int((value * 10**digits * 2 + 1) // 2)
+    if value > 0 and shown == 0:
+        return f"<{_decimal(1, digits)}"
+    return _decimal(shown, digits)
 
 
 def _decimal(units: int, digits: int) -> str:

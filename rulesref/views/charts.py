@@ -28,7 +28,7 @@ from rulesref.views.svg import SERIES, Colour, Dash, circle, line, polyline, rec
 __all__ = ["STYLES", "Series", "line_chart", "bar_chart", "probability_bars", "break_test_charts"]
 
 WIDTH, HEIGHT = 360, 230
-LEFT, RIGHT, TOP, BOTTOM = 44, 10, 12, 40  # room for the axes' labels
+LEFT, RIGHT, TOP, BOTTOM = 56, 10, 12, 40  # room for the axes' labels, the title clear of the ticks
 STYLES = ("solid", "dashed", "dotted")
 """The ways a `Series` line may be drawn."""
 
