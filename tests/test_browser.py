@@ -310,7 +310,7 @@ def test_a_shared_address_restores_the_inputs(visits):
         ("break.lost_by=1e2", "lost_by must be"),
         ("break.steadfast=<svg onload=alert(1)>", "steadfast must be 0 or 1"),
         ("reform.leadership=", "leadership must be"),
-        ("leadership.target=7", "target must be a whole number from 2 to 6"),
+        ("leadership.target=7", "target must be a Leadership from 2+ to 6+ (2 to 6, or '4+')"),
         ("leadership.rerolls=4", "rerolls must be"),
         ("break.view=more", "view must be one of at least, exactly, at most"),
         ("battle.terrain=sea", "terrain must be one of 0, 1, 2, 3"),

@@ -430,6 +430,18 @@ def test_the_page_says_the_workbench_is_loading_or_what_answers_without_javascri
     assert shown == [scripts, not scripts]
 
 
+def test_a_doctrine_lines_up_with_the_fields_around_it(bench):
+    """At 390 px each "Doctrine (LD-7)" starts where its card's fields start, not out in
+    the card's margin (Material's summary reaches out of its details' padding)."""
+    page = bench(answered=False)
+    offsets = page.evaluate(
+        """() => [...document.querySelectorAll("details.rr-wb-doctrine")].map((details) =>
+          details.querySelector("summary").getBoundingClientRect().left
+            - details.getBoundingClientRect().left)"""
+    )
+    assert offsets and all(offset >= 0 for offset in offsets), offsets
+
+
 @pytest.mark.parametrize(
     "name", ["inflates to 20,000 units", "1.9 MB address", "nested 3,000 deep"]
 )

@@ -600,7 +600,7 @@ def test_the_page_compares_two_d6_tests_as_the_api_does(questions_page):
     page.fill(f'{D6} form[data-setup="B"] input[name=target]', "7+")
     assert (
         page.inner_text(f"{D6} .rr-error")
-        == 'B: target must be a whole number from 2 to 6, got "7+"'
+        == 'B: target must be a Leadership from 2+ to 6+ (2 to 6, or \'4+\'), got "7+"'
     )
 
 

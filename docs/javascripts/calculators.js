@@ -64,7 +64,11 @@
       const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : NaN;
       if (!(value >= low && value <= high)) {
         const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-        return { error: `${name} must be a whole number from ${low} to ${high}, got "${shown}"` };
+        // a Leadership is written as the rules write it, or as a number: say both, as rulesref does
+        const allowed = data.written?.[name]
+          ? `a Leadership from ${low}+ to ${high}+ (${low} to ${high}, or '4+')`
+          : `a whole number from ${low} to ${high}`;
+        return { error: `${name} must be ${allowed}, got "${shown}"` };
       }
       values[name] = value;
     }
