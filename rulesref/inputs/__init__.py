@@ -64,7 +64,6 @@ Place = tuple[str | int, ...]
 T = TypeVar("T")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)  # a JSON string, escapes and all
 _BRACKET = re.compile(r"[\[\]{}]")
-# a probability as a person writes it: ASCII digits, a decimal point, or a fraction
 
 
 class InputError(RulesError):
