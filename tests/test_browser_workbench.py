@@ -214,9 +214,11 @@ def longest_task(events: list[dict], after_hashchange: bool) -> float:
     (thread,) = {(e["pid"], e["tid"]) for e in events if e["name"] == "rr-block"}
     own = [e for e in events if (e["pid"], e["tid"]) == thread]
     tasks = [e for e in own if e["ph"] == "X" and e["name"] == "ThreadControllerImpl::RunTask"]
-    assert tasks and all("tdur" in e for e in tasks), "no processor time of the page's tasks"
+    assert any("tdur" in e for e in tasks), "no processor time of the page's tasks"
     since = max(e["ts"] for e in own if e["name"] == "rr-hashchange") if after_hashchange else 0
-    return max(e["tdur"] / 1000 for e in tasks if e["ts"] + e["dur"] >= since)
+    # Chromium leaves out the processor time of a task now and then (of a µs or so, seen
+    # here): its wall time, never less, stands in for it
+    return max(e.get("tdur", e["dur"]) / 1000 for e in tasks if e["ts"] + e["dur"] >= since)
 
 
 def test_a_task_that_blocks_is_measured_even_if_it_outlasts_the_block(shared_page):
@@ -1032,11 +1034,10 @@ def test_an_opening_answer_at_hand_is_shown_without_asking(context, server):
 # the Worker's answer to the opening question held back until the page has asked its
 # first question; when the page draws an answer and when the Worker's replies come, noted
 OPENING_ANSWER_AFTER_ASKING = """
-window.__drawn = [];
-window.__replies = [];
+window.__seen = [];  // in the order they happen: times may be equal at the clock's grain
 window.__questions = 0;
 new MutationObserver((records) => {
-  for (const record of records) window.__drawn.push(performance.now());
+  for (const record of records) window.__seen.push("drawn");
 }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-answered"] });
 const held = [];
 const Base = window.Worker;
@@ -1044,7 +1045,7 @@ window.Worker = class extends Base {
   constructor(...args) {
     super(...args);
     this.addEventListener("message", (event) => {
-      if (event.data && event.data.id !== undefined) window.__replies.push(performance.now());
+      if (event.data && event.data.id !== undefined) window.__seen.push("reply");
       if (event.data && event.data.openingAnswer && window.__questions === 0) {
         event.stopImmediatePropagation();
         held.push(event.data);
@@ -1069,9 +1070,8 @@ def test_an_opening_answer_that_comes_after_the_same_question_is_shown_at_once(c
     page.add_init_script(OPENING_ANSWER_AFTER_ASKING)
     page.goto(server)
     # polled in a frame of its own: a reply drawn would already be noted by then
-    page.wait_for_function("window.__replies.length > 0", timeout=120_000)
-    drawn, replies = page.evaluate("[window.__drawn, window.__replies]")
-    assert len(drawn) == 1 and drawn[0] < replies[0]
+    page.wait_for_function("window.__seen.includes('reply')", timeout=120_000)
+    assert page.evaluate("window.__seen") == ["drawn", "reply"]
     assert page.evaluate("window.__questions") == 1
     assert shown_answer(page) == answer({"force": B_COMPANY})
     page.close()
