@@ -5,13 +5,14 @@ value ends in a `RulesError` naming the parameter, the value and what is allowed
 """
 
 import functools
+import numbers
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from enum import StrEnum
 from typing import Any, Generic, ParamSpec, TypeVar
 
-from rulesref.exact import Rational, digits
+from rulesref.exact import Rational, digits, in_lowest_terms
 
 __all__ = ["RulesError"]
 
@@ -242,16 +243,22 @@ def _unsafe(char: str) -> bool:
     return noncharacter or unicodedata.category(char) in _UNSAFE_CATEGORIES
 
 
+def rational(name: str, value: object, low: int, high: int) -> Rational:
+    """Return `value` as the package's `Rational` if it is an exact number from `low` to
+    `high`: a sympy Rational, a Fraction or an int (never a float, a bool or a NaN), else
+    raise `RulesError`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Rational):
+        raise RulesError(parameter=name, value=value, allowed=f"a Rational from {low} to {high:,}")
+    numerator, denominator = int(value.numerator), int(value.denominator)
+    if not low * denominator <= numerator <= high * denominator:  # no symbolic comparison
+        raise RulesError(parameter=name, value=value, allowed=f"a Rational from {low} to {high:,}")
+    return value if isinstance(value, Rational) else in_lowest_terms(numerator, denominator)
+
+
 def probability(name: str, value: object) -> Rational:
-    """Return `value` if it is an exact probability, a sympy Rational (or an int) from 0
-    to 1, else raise `RulesError` (never a float, a bool or a NaN)."""
-    allowed = "a Rational from 0 to 1"
-    if isinstance(value, bool) or not isinstance(value, Rational | int):
-        raise RulesError(parameter=name, value=value, allowed=allowed)
-    exact = value if isinstance(value, Rational) else Rational(value)
-    if not 0 <= exact.numerator <= exact.denominator:  # whole numbers: no symbolic comparison
-        raise RulesError(parameter=name, value=value, allowed=allowed)
-    return exact
+    """Return `value` if it is an exact probability, a Rational from 0 to 1 (see `rational`),
+    else raise `RulesError`."""
+    return rational(name, value, 0, 1)
 
 
 def dice_roll(name: str, value: object, count: int) -> tuple[int, ...]:

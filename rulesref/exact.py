@@ -242,6 +242,7 @@ def short_fraction(p: Rational) -> str:
     return f"an exact fraction of {written:,} digits"
 
 
+MAX_EXACT_TEXT = 1_000  # characters parse_exact reads: well within what int() reads
 _DECIMAL = re.compile(r"([0-9]+)(?:\.([0-9]+))?")
 _FRACTION = re.compile(r"([0-9]+)/([0-9]+)")
 
@@ -249,8 +250,8 @@ _FRACTION = re.compile(r"([0-9]+)/([0-9]+)")
 def parse_exact(text: str) -> Rational | None:
     """The number `text` writes in plain ASCII, exactly: digits with an optional decimal
     point (`0.25`) or a fraction of two whole numbers (`7/12`). None for anything else: a
-    sign, an exponent, a space, an underscore, other digits, a zero below the line. Its
-    callers bound the text's length.
+    sign, an exponent, a space, an underscore, other digits, a zero below the line. Text of
+    more than `MAX_EXACT_TEXT` characters, or not text, is a RulesError.
 
     ```python
     from rulesref.exact import parse_exact
@@ -259,6 +260,8 @@ def parse_exact(text: str) -> Rational | None:
     #> 1/4 7/12 None None
     ```
     """
+    if not isinstance(text, str) or len(text) > MAX_EXACT_TEXT:
+        _refuse("text", text, f"a str of at most {MAX_EXACT_TEXT:,} characters")
     decimal, fraction = _DECIMAL.fullmatch(text), _FRACTION.fullmatch(text)
     if decimal:
         places = decimal[2] or ""

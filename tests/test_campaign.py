@@ -341,6 +341,7 @@ def test_ca_c5_default_leadership_check():
     assert LeadershipCheck().passes((3, 4)) and not LeadershipCheck().passes((4, 4))
     assert LeadershipCheck(probability=1).pass_probability == 1
     assert isinstance(LeadershipCheck(probability=1).pass_probability, Rational)  # sympy's
+    assert LeadershipCheck().leadership == 7 and LeadershipCheck(probability=1).leadership is None
     # a check of the caller's own decides the resolver's rolled check: 7 fails Leadership 6
     battle = Battle(Side([INFANTRY]), Side([INFANTRY]))
     for leadership, passed in ((None, True), (LeadershipCheck(leadership=6), False)):
@@ -386,6 +387,10 @@ def test_constructors_keep_what_they_are_given():
         (lambda: assign_hits([FUBAR], 5, [0]), "all the hits it can take"),
         (lambda: LeadershipCheck(leadership=13), "leadership must be"),
         (lambda: LeadershipCheck(probability=Rational(3, 2)), "probability must be"),
+        (
+            lambda: LeadershipCheck(leadership=9, probability=Rational(1, 2)),
+            "not both, got leadership 9 and probability 1/2",
+        ),
         (lambda: LeadershipCheck().passes((0, 7)), "leadership roll must be"),
         (lambda: army_supply(["marched"]), "activity must be one of"),
         (lambda: after_hq_surrender("flee"), "choice must be one of"),

@@ -2,6 +2,8 @@
 a caller reads when it refuses (the parameter, the value and what is allowed)."""
 
 import inspect
+import os
+import subprocess
 import sys
 from collections import Counter
 from enum import StrEnum
@@ -35,16 +37,18 @@ from rulesref.errors import (
     member_of,
     one_of,
     probability,
+    rational,
     sequence_of,
     text,
     whole_number,
     word_of,
     yes_or_no,
 )
-from rulesref.exact import digits, fraction_text, short_fraction
+from rulesref.exact import MAX_EXACT_TEXT, digits, fraction_text, parse_exact, short_fraction
 from rulesref.inputs import parse_json
 from rulesref.odds import cascade as oc
 from rulesref.odds.battle import battle_odds
+from rulesref.views import rounded
 
 
 def refused(call, *args, **kwargs) -> str:
@@ -96,6 +100,7 @@ def test_a_whole_number_of_another_type_is_refused_saying_why():
         (lambda: digits(1.5), "number must be a whole number (an int), got 1.5"),
         (lambda: odds(None), "table must be a Table or a BattleTable of the site, got None"),
         (lambda: parse_json(5), "file must be JSON text, as bytes or a str, got 5"),
+        (lambda: parse_exact(5), "text must be a str of at most 1,000 characters, got 5"),
     ],
 )
 def test_the_public_helpers_refuse_a_wrong_type_by_name(call, message):
@@ -251,6 +256,45 @@ def test_probability_accepts_exact_probabilities(value):
 def test_probability_refuses_the_rest(value):
     assert refused(probability, "chance", value) == (
         f"chance must be a Rational from 0 to 1, got {value!r}"
+    )
+
+
+def test_a_rational_of_any_exact_type_comes_back_as_the_packages_own():
+    """A Fraction, an int or a sympy Rational, in range, is the package's Rational."""
+    for value in (Fraction(1, 3), Rational(1, 3)):
+        assert rational("x", value, -1, 1) == Rational(1, 3)
+        assert isinstance(rational("x", value, -1, 1), Rational)
+    assert rational("x", -1, -1, 1) == -1 and isinstance(rational("x", -1, -1, 1), Rational)
+    assert refused(rational, "x", Fraction(-4, 3), -1, 1) == (
+        "x must be a Rational from -1 to 1, got Fraction(-4, 3)"
+    )
+    assert refused(rational, "x", 10**7, 0, 10**6) == (
+        "x must be a Rational from 0 to 1,000,000, got 10000000"
+    )
+
+
+def test_with_fractions_for_rationals_the_views_still_take_sympys():
+    """Under RULESREF_FRACTIONS=1 a caller's sympy Rational is read, not refused."""
+    probe = (
+        "from sympy import Rational\n"
+        "from rulesref.views import percent, points, rounded\n"
+        "print(percent(Rational(1, 3)), points(Rational(-1, 3)), rounded(Rational(7, 3)))\n"
+    )
+    env = {**os.environ, "RULESREF_FRACTIONS": "1"}
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    assert run.stdout == "33.3% -33.3 points 2.33\n", run.stderr
+
+
+def test_an_expected_number_too_big_to_be_one_is_refused_not_written():
+    assert refused(rounded, 10**5000) == (
+        "value must be a Rational from 0 to 1,000,000, got a whole number of 5,001 digits"
+    )
+
+
+def test_the_exact_reader_reads_at_most_its_limit():
+    assert parse_exact("1" * MAX_EXACT_TEXT) == int("1" * MAX_EXACT_TEXT)
+    assert refused(parse_exact, "1" * (MAX_EXACT_TEXT + 1)).startswith(
+        "text must be a str of at most 1,000 characters, got '111"
     )
 
 

@@ -556,7 +556,8 @@ def battle(**fields):
         (
             battle(leadership={"leadership": 7, "probability": "1/2"}),
             ("leadership",),
-            'leadership must be {"leadership": 7} or {"probability": "1/2"}, not both',
+            "a leadership check takes a leadership or a probability, not both, got "
+            "leadership 7 and probability 1/2",
         ),
         (
             battle(leadership={"probability": "0.5/1"}),

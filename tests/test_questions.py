@@ -72,6 +72,12 @@ def test_a_difference_too_small_to_show_is_never_nought():
     assert str(compare(more, fewer)).endswith("A - B: 5/362797056 (+<0.1 points)")
 
 
+def test_a_difference_short_of_a_hundred_points_never_reads_as_a_hundred():
+    assert points(Rational(9999, 10**4)) == "nearly +100 points"
+    assert points(Rational(-9999, 10**4)) == "nearly -100 points"
+    assert points(Rational(999, 10**3)) == "+99.9 points" and points(1) == "+100.0 points"
+
+
 @pytest.mark.parametrize(
     "difference, message",
     [
@@ -600,7 +606,7 @@ def test_the_page_compares_two_d6_tests_as_the_api_does(questions_page):
     page.fill(f'{D6} form[data-setup="B"] input[name=target]', "7+")
     assert (
         page.inner_text(f"{D6} .rr-error")
-        == 'B: target must be a Leadership from 2+ to 6+ (2 to 6, or \'4+\'), got "7+"'
+        == "B: target must be a Leadership from 2+ to 6+ (2 to 6, or '4+'), got \"7+\""
     )
 
 

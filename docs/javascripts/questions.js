@@ -34,9 +34,13 @@
     const { sweep, need, needLabel, yes } = widget.dataset;
     const percent = ([n, d]) => tools.percent(n, d);
     // a difference in percentage points as rulesref.views.points writes it: not nought
-    // unless it is, rounded as the percentages are
-    const points = ([n, d]) => (n === 0n ? "no change"
-      : `${n > 0n ? "+" : "-"}${percent([n > 0n ? n : -n, d]).slice(0, -1)} points`);
+    // unless it is, nor 100 unless it is, rounded as the percentages are
+    const points = ([n, d]) => {
+      if (n === 0n) return "no change";
+      const sign = n > 0n ? "+" : "-";
+      const size = percent([n > 0n ? n : -n, d]).slice(0, -1);
+      return size.startsWith(">") ? `nearly ${sign}100 points` : `${sign}${size} points`;
+    };
     const shown = (p) => `${tools.written(p)} (${percent(p)})`;
     const label = widget.dataset.sweepName;  // the input's words: "lost by", "re-rolls"
     const [sweepLow, sweepLast] = data.inputs[sweep];

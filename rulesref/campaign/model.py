@@ -104,6 +104,7 @@ class HQActivity(Word):
 STEPS_LEFT = {state: len(State) - 1 - n for n, state in enumerate(State)}
 MAX_PLATOONS = 1000
 MAX_BATTLE_DAMAGE = 2 * MAX_PLATOONS * 10  # beyond any sum of modified d6 rolls
+DEFAULT_CHECK_LEADERSHIP = 7  # CA-C5: the Leadership a check is taken against unless given
 MAX_CHECK_LEADERSHIP = 12  # the most a 2D6 leadership check can be taken against (CA-C5)
 
 

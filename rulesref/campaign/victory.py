@@ -5,7 +5,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rulesref.campaign.hits import AfterHits
-from rulesref.campaign.model import MAX_CHECK_LEADERSHIP, Fate, Role
+from rulesref.campaign.model import DEFAULT_CHECK_LEADERSHIP, MAX_CHECK_LEADERSHIP, Fate, Role
 from rulesref.dice import probability_at_most
 from rulesref.errors import (
     RulesError,
@@ -13,6 +13,7 @@ from rulesref.errors import (
     dice_roll,
     instance_of,
     probability,
+    settle,
     whole_number,
     yes_or_no,
 )
@@ -33,7 +34,8 @@ class LeadershipCheck:
     """The leadership check of CA-17 and CA-18, which the note does not define (CA-C5).
 
     By default 2D6 at or under a Leadership of 7 passes (7/12); `probability` replaces
-    the test by a given probability of passing.
+    the test by a given probability of passing (a check takes one or the other: with a
+    probability its `leadership` is None).
 
     ```python
     from sympy import Rational
@@ -47,18 +49,27 @@ class LeadershipCheck:
     ```
     """
 
-    leadership: int = 7
+    leadership: int | None = None
     probability: Rational | None = None
 
     def __post_init__(self) -> None:
-        whole_number("leadership", self.leadership, 0, MAX_CHECK_LEADERSHIP)
+        if self.leadership is not None:
+            whole_number("leadership", self.leadership, 0, MAX_CHECK_LEADERSHIP)
         if self.probability is not None:
-            object.__setattr__(self, "probability", probability("probability", self.probability))
+            settle(self, "probability", probability("probability", self.probability))
+            if self.leadership is not None:  # one of them would be ignored
+                raise RulesError(
+                    "a leadership check takes a leadership or a probability, not both, got "
+                    f"leadership {self.leadership} and probability {self.probability}"
+                )
+        elif self.leadership is None:
+            settle(self, "leadership", DEFAULT_CHECK_LEADERSHIP)
 
     @property
     def pass_probability(self) -> Rational:
         if self.probability is not None:
             return self.probability
+        assert self.leadership is not None  # __post_init__ sets one or the other
         return probability_at_most(self.leadership, dice=2)
 
     def passes(self, roll: bool | Sequence[int]) -> bool:
@@ -67,7 +78,7 @@ class LeadershipCheck:
             return roll
         if roll is None:
             raise RulesError("roll must be two dice, or True or False, got None")
-        if self.probability is not None:
+        if self.leadership is None:  # a given probability
             raise RulesError(f"roll must be True or False with a given probability, got {roll!r}")
         return sum(dice_roll("leadership roll", roll, 2)) <= self.leadership
 

@@ -181,9 +181,4 @@ def _check(written: object) -> LeadershipCheck:
     with located("leadership", places={field: (field,) for field in CHECK_FIELDS}):
         if "probability" in fields:
             fields["probability"] = parse_probability(fields["probability"])
-        check = LeadershipCheck(**fields)
-    if len(fields) > 1:  # a probability replaces the roll: with both, one would be ignored
-        with located("leadership"):
-            allowed = '{"leadership": 7} or {"probability": "1/2"}, not both'
-            raise RulesError(parameter="leadership", value=written, allowed=allowed)
-    return check
+        return LeadershipCheck(**fields)

@@ -6,13 +6,14 @@ Nothing here decides a rule: each view reads the answers of the rules and odds m
 draws them as theme-aware SVG or HTML, with no asset from another host.
 """
 
-from rulesref.errors import RulesError, whole_number
 from rulesref.errors import probability as checked_probability
+from rulesref.errors import rational, whole_number
 from rulesref.exact import Rational
 
 __all__ = ["percent", "points", "rounded"]
 
 MAX_DIGITS = 12  # decimals of a percentage: beyond that no reader tells them apart
+MAX_ROUNDED = 10**6  # an expected number `rounded` writes: the rules' are far smaller
 
 
 def percent(probability: Rational, digits: int = 1) -> str:
@@ -22,8 +23,7 @@ def percent(probability: Rational, digits: int = 1) -> str:
     never shows as 0% or 100%, but as the nearest bound it is beyond.
 
     ```python
-    from sympy import Rational
-
+    from rulesref.exact import Rational
     from rulesref.views import percent
 
     print(percent(Rational(5, 18)), percent(Rational(1, 8), 0), percent(Rational(1)))
@@ -45,45 +45,42 @@ def percent(probability: Rational, digits: int = 1) -> str:
 
 def points(difference: Rational) -> str:
     """A difference of two probabilities in percentage points, with its sign, rounded as
-    `percent` rounds: a difference that is not nought never reads as nought.
+    `percent` rounds: a difference that is not nought never reads as nought, nor one short
+    of 100 points as 100.
 
     ```python
-    from sympy import Rational
-
+    from rulesref.exact import Rational
     from rulesref.views import points
 
     print(points(Rational(5, 81)), points(Rational(-1, 10**6)), points(Rational(0)))
     #> +6.2 points -<0.1 points no change
+    print(points(Rational(-9999, 10**4)), "|", points(Rational(-1)))
+    #> nearly -100 points | -100.0 points
     ```
     """
-    allowed = "a Rational from -1 to 1"
-    if isinstance(difference, bool) or not isinstance(difference, Rational | int):
-        raise RulesError(parameter="difference", value=difference, allowed=allowed)
-    if not abs(difference.numerator) <= difference.denominator:
-        raise RulesError(parameter="difference", value=difference, allowed=allowed)
+    difference = rational("difference", difference, -1, 1)
     if difference == 0:
         return "no change"
     sign = "+" if difference > 0 else "-"
-    return f"{sign}{percent(abs(difference)).removesuffix('%')} points"
+    size = percent(abs(difference)).removesuffix("%")
+    # ">99.9" after a sign would read as an arrow ("->99.9")
+    return f"nearly {sign}100 points" if size.startswith(">") else f"{sign}{size} points"
 
 
 def rounded(value: Rational, digits: int = 2) -> str:
-    """A number of at least 0 (an expected number of hits) as a decimal to read, rounded
-    half up to `digits` decimals exactly; one above 0 never reads as 0, but as under the
-    least it can show.
+    """A number from 0 to `MAX_ROUNDED` (an expected number of hits) as a decimal to read,
+    rounded half up to `digits` decimals exactly; one above 0 never reads as 0, but as
+    under the least it can show.
 
     ```python
-    from sympy import Rational
-
+    from rulesref.exact import Rational
     from rulesref.views import rounded
 
     print(rounded(Rational(35, 12)), rounded(Rational(1, 7776)), rounded(Rational(0)))
     #> 2.92 <0.01 0.00
     ```
     """
-    allowed = "a Rational of at least 0"
-    if isinstance(value, bool) or not isinstance(value, Rational | int) or value < 0:
-        raise RulesError(parameter="value", value=value, allowed=allowed)
+    value = rational("value", value, 0, MAX_ROUNDED)
     digits = whole_number("digits", digits, 0, MAX_DIGITS)
     shown = int((value * 10**digits * 2 + 1) // 2)
     if value > 0 and shown == 0:
