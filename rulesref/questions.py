@@ -179,8 +179,9 @@ def bar(value: object) -> Rational:
             parameter="at_least", value=value, allowed=allowed, got=f"{len(value):,} characters"
         )
     written = value.strip(" ")
-    exact = parse_exact(written.removesuffix("%"))
-    if exact is not None and written.endswith("%"):
+    percentage = written.endswith("%")  # of a decimal (47.5%), not of a fraction
+    exact = None if percentage and "/" in written else parse_exact(written.removesuffix("%"))
+    if exact is not None and percentage:
         exact /= 100
     if exact is None or exact > 1:
         allowed = "a chance from 0 to 1, written 90%, 0.9 or 9/10"

@@ -286,6 +286,7 @@ def test_a_bar_is_read_exactly(written, exact):
         ("1_0%", "written 90%, 0.9 or 9/10, got '1_0%'"),
         ("1e-5", "written 90%, 0.9 or 9/10, got '1e-5'"),
         ("\t0.5", "written 90%, 0.9 or 9/10, got '\\t0.5'"),
+        ("9/10%", "written 90%, 0.9 or 9/10, got '9/10%'"),
         (Rational(3, 2), "at_least must be a Rational from 0 to 1, got 3/2"),
         (0.9, "at_least must be a Rational from 0 to 1, got 0.9"),
         (True, "at_least must be a Rational from 0 to 1, got True"),
@@ -548,6 +549,36 @@ def test_the_page_answers_what_leadership_is_needed_as_the_api_does(questions_pa
         else:
             p = found.probability
             assert shown.startswith(f"Leadership {found.value}: stands {p} ({percent(p)})")
+
+
+BAR_TEXTS = [
+    " 50% ",
+    "0." + "1" * 18,  # 20 characters: the most
+    "0." + "1" * 19,
+    "1234567/12345678",
+    "0/0001",
+    "1/000",
+    "9/10%",
+    "\t0.5",
+    "1234%",
+    "100.000000%",
+]
+
+
+def test_the_page_reads_a_bar_as_rulesref_does(questions_page):
+    """The calculators' reader of a chance (questions.js) takes the texts
+    rulesref.questions.bar takes, and refuses the others."""
+    page = questions_page()
+    for text in BAR_TEXTS:
+        page.fill("#rr-questions form.rr-need input[name=at_least]", text)
+        shown = page.inner_text("#rr-questions .rr-need-answer")
+        try:
+            goal = bar(text)
+        except RulesError as refusal:
+            assert shown.startswith("at least must be a chance"), (text, shown)
+            assert ("20 characters" in shown) == ("20 characters" in str(refusal)), text
+        else:
+            assert re.search(rf"at least {goal}\b", shown), (text, shown)
 
 
 def test_the_questions_live_in_the_address_and_bad_input_is_named(questions_page):

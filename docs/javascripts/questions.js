@@ -14,15 +14,18 @@
 
   const atLeast = ([a, b], [c, d]) => a * d >= c * b;
 
-  // "90%", "47.5%", "0.9" or "9/10", from 0 to 1, exactly (as rulesref.questions.bar); else null
+  const MAX_BAR_TEXT = 20; // as rulesref.questions.MAX_BAR_TEXT
+
+  // "90%", "47.5%", "0.9" or "9/10", from 0 to 1, exactly, the same texts as
+  // rulesref.questions.bar (a text of at most MAX_BAR_TEXT characters); else null
   function bar(text, gcd) {
-    const shown = text.trim();
-    let match = /^([0-9]{1,3})(?:\.([0-9]{1,6}))?(%?)$/.exec(shown);
+    const shown = text.replace(/^ +| +$/g, "");
+    let match = /^([0-9]+)(?:\.([0-9]+))?(%?)$/.exec(shown);
     let value = null;
     if (match) {
       const decimals = match[2] || "";
       value = [BigInt(match[1] + decimals), 10n ** BigInt(decimals.length) * (match[3] ? 100n : 1n)];
-    } else if ((match = /^([0-9]{1,6})\/([0-9]{1,6})$/.exec(shown)) && match[2] !== "0".repeat(match[2].length)) {
+    } else if ((match = /^([0-9]+)\/([0-9]+)$/.exec(shown)) && /[1-9]/.test(match[2])) {
       value = [BigInt(match[1]), BigInt(match[2])];
     }
     if (!value || value[0] > value[1]) return null;
@@ -123,9 +126,14 @@
     function inverse() {
       const form = widget.querySelector("form.rr-need");
       const output = widget.querySelector(".rr-need-answer");
-      const goal = bar(form.elements.at_least.value, tools.gcd);
+      const written = form.elements.at_least.value;
+      if (written.length > MAX_BAR_TEXT) {
+        output.textContent = `at least must be a chance from 0 to 1 written in at most ${MAX_BAR_TEXT} characters, got ${written.length} characters`;
+        return;
+      }
+      const goal = bar(written, tools.gcd);
       if (!goal) {
-        output.textContent = `at least must be a chance from 0 to 1, written 90%, 0.9 or 9/10, got "${form.elements.at_least.value.trim().slice(0, 40)}"`;
+        output.textContent = `at least must be a chance from 0 to 1, written 90%, 0.9 or 9/10, got "${written.trim()}"`;
         return;
       }
       let values;
