@@ -11,6 +11,7 @@ import hashlib
 import io
 import os
 import tarfile
+import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -40,9 +41,10 @@ def axe_source() -> str:
         with urllib.request.urlopen(TARBALL, timeout=120) as response:
             tarball = _checked(response.read())
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".part")
-        partial.write_bytes(tarball)
-        partial.replace(path)
+        # a name of its own: another test worker may be writing the same file
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".part", delete=False) as part:
+            part.write(tarball)
+        Path(part.name).replace(path)
     with tarfile.open(fileobj=io.BytesIO(tarball)) as archive:
         member = archive.extractfile("package/axe.min.js")
         assert member is not None

@@ -314,7 +314,9 @@ def test_on_a_phone_tab_reaches_nothing_off_the_screen_until_the_drawer_is_opene
     assert all(each["inside"] for each in reached), reached
     assert not any(each["drawer"] for each in reached), reached
     page.click("label.md-header__button[for=__drawer]")
-    page.wait_for_timeout(400)  # its slide
+    page.wait_for_function(  # its slide, however late it starts on a busy machine
+        "!document.querySelector('.md-sidebar--primary').getAnimations({subtree: true}).length"
+    )
     home = page.locator(".md-sidebar--primary a", has_text="Home").first
     home.focus()
     assert page.evaluate("document.activeElement.getBoundingClientRect().left >= 0")
