@@ -27,13 +27,13 @@ print(question.odds().unit_removed)
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from rulesref import leadership
-from rulesref.errors import RulesError, instance_of, whole_number
+from rulesref.errors import RulesError, instance_of
 from rulesref.exact import Rational, parse_exact
 from rulesref.leadership import (
     Command,
@@ -423,7 +423,7 @@ def force_from_json(data: object) -> ForceQuestion:
     named += [(("leaders", i, "name"), lead.name) for i, lead in enumerate(leaders)]
     _names_apart(named)
     casualties = _casualties(
-        fields.pop("casualties", {}), {u.name: u.models for c in commands for u in c.units}
+        fields.pop("casualties", {}), {u.name for c in commands for u in c.units}
     )
     prefer = tuple(json_list("prefer", fields.pop("prefer", [])))
     with located(places={"removed_figures_survive": ("removed_figures_survive",)}):
@@ -437,9 +437,9 @@ def force_from_json(data: object) -> ForceQuestion:
     return ForceQuestion(force, casualties, prefer, readings)
 
 
-def _casualties(written: object, units: Mapping[str, int]) -> dict[str, int]:
-    """This phase's casualties by unit name (`units` gives each unit's models); each at
-    most the unit's models (the rules then check what a unit out of play can lose)."""
+def _casualties(written: object, units: Collection[str]) -> dict[str, Any]:
+    """This phase's casualties as a JSON object of the names of `units`; how many each
+    may lose is the rules' to check (LD-5, `ForceQuestion.odds`)."""
     if not isinstance(written, dict):
         error = RulesError(
             parameter="casualties",
@@ -447,10 +447,9 @@ def _casualties(written: object, units: Mapping[str, int]) -> dict[str, int]:
             allowed="a JSON object of unit names and models lost",
         )
         raise InputError(error, ("casualties",))
-    for name, lost in written.items():
+    for name in written:
         with located("casualties", name):
             if name not in units:
                 allowed = "names of units of the force"
                 raise RulesError(parameter="casualties", value=name, allowed=allowed)
-            whole_number(f"casualties[{name!r}]", lost, 0, units[name])
     return written
