@@ -190,7 +190,8 @@
     }
     const view = calculator.querySelector("input[name=view]:checked")?.value || calculator.dataset.sweepReads;
     const shown = views(series, calculator.dataset.sweepReads)[view];
-    const name = calculator.dataset.sweepName;  // the input's words: "lost by", "re-rolls"
+    // the input's words ("lost by", "re-rolls"), or its name read as words
+    const name = calculator.dataset.sweepName ?? sweep.replaceAll("_", " ");
     const chance = `Chance that ${calculator.dataset.sweepWhat} is ${view}`;
     const width = 360, height = 170, left = 40, bottom = 36, top = 8;
     const step = (width - left - 6) / (high - low + 1);

@@ -45,7 +45,8 @@
       return size.startsWith(">") ? `nearly ${sign}100 points` : `${sign}${size} points`;
     };
     const shown = (p) => `${tools.written(p)} (${percent(p)})`;
-    const label = widget.dataset.sweepName;  // the input's words: "lost by", "re-rolls"
+    // the input's words ("lost by", "re-rolls"), or its name read as words
+    const label = widget.dataset.sweepName ?? sweep.replaceAll("_", " ");
     const [sweepLow, sweepLast] = data.inputs[sweep];
     const sweepHigh = Math.min(sweepLast, Number(widget.dataset.sweepTo || sweepLast));
 
