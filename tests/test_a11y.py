@@ -295,6 +295,13 @@ def test_each_calculator_works_from_the_keyboard_alone(view, width, scheme):
     assert page.locator("#battle .rr-fraction").all_text_contents() != before
 
 
+FOCUSED = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
+  const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return {name: (e.getAttribute("aria-label") || e.textContent).trim().replace(/\\s+/g, " "),
+          seen: !!top && e.contains(top), drawer: !!e.closest(".md-sidebar--primary")}; }"""
+SLID = "!document.querySelector('.md-sidebar--primary').getAnimations({subtree: true}).length"
+
+
 def test_on_a_phone_tab_reaches_nothing_off_the_screen_until_the_drawer_is_opened(view):
     """At 390 px the navigation drawer is off-screen until opened: Tab from the top reaches
     the page's own links, never one of the drawer's unseen; opened, its links are reached
@@ -313,13 +320,58 @@ def test_on_a_phone_tab_reaches_nothing_off_the_screen_until_the_drawer_is_opene
         )
     assert all(each["inside"] for each in reached), reached
     assert not any(each["drawer"] for each in reached), reached
-    page.click("label.md-header__button[for=__drawer]")
-    page.wait_for_function(  # its slide, however late it starts on a busy machine
-        "!document.querySelector('.md-sidebar--primary').getAnimations({subtree: true}).length"
-    )
-    home = page.locator(".md-sidebar--primary a", has_text="Home").first
-    home.focus()
-    assert page.evaluate("document.activeElement.getBoundingClientRect().left >= 0")
+    page.get_by_role("button", name="Menu").click()
+    page.wait_for_function(SLID)  # its slide, however late it starts on a busy machine
+    opened = page.evaluate(FOCUSED)
+    assert opened["drawer"] and opened["seen"], opened
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_the_keyboard_opens_the_menu_and_walks_it(view, scheme):
+    """At 390 px the site's pages are in Material's drawer, one pane of links at a time:
+    its menu button is the first stop of Tab after the skip link, named and saying whether
+    the menu is open; Enter opens it on the pane shown; a pane's title (Enter) goes back to
+    the sections, a section's name (Space) opens its pane; Tab walks only what is seen;
+    Escape shuts the menu, back on the button."""
+    page = view("/rules/break-test/", 390, scheme)
+
+    def key(name: str) -> dict:
+        page.keyboard.press(name)
+        page.wait_for_function(SLID)
+        return page.evaluate(FOCUSED)
+
+    key("Tab")  # the skip link, Material's first
+    assert key("Tab") == {"name": "Menu", "seen": True, "drawer": False}
+    menu = page.get_by_role("button", name="Menu")
+    assert menu.get_attribute("aria-expanded") == "false"
+    ring = menu.evaluate("(e) => getComputedStyle(e).outlineStyle")
+    assert ring == "solid", ring
+    assert key("Enter") == {"name": "Rules", "seen": True, "drawer": True}  # the pane's title
+    assert menu.get_attribute("aria-expanded") == "true" and page.is_checked("#__drawer")
+    assert key("Tab") == {"name": 'Break tests ("Break?")', "seen": True, "drawer": True}
+    assert key("Tab") == {"name": "d6 Leadership tests", "seen": True, "drawer": True}
+    key("Shift+Tab")
+    key("Shift+Tab")
+    assert key("Enter") == {"name": "Rules", "seen": True, "drawer": True}  # the sections
+    assert key("Tab") == {"name": "Odds", "seen": True, "drawer": True}
+    assert key("Space") == {"name": "Odds", "seen": True, "drawer": True}  # its pane's title
+    assert key("Tab") == {"name": "Calculators", "seen": True, "drawer": True}
+    assert page.evaluate("scrollY") == 0  # Space opened, and did not scroll
+    key("Escape")
+    assert not page.is_checked("#__drawer")
+    assert menu.get_attribute("aria-expanded") == "false"
+    assert page.evaluate(FOCUSED)["name"] == "Menu"
+    page.keyboard.press("Space")
+    assert page.is_checked("#__drawer")
+    page.keyboard.press("Escape")
+
+
+def test_on_a_wide_screen_the_sections_are_no_stops_of_tab(view):
+    """At 1280 px the drawer's section names are headings of the sidebar, not controls:
+    Tab does not stop on them, and the menu button is not shown."""
+    page = view("/rules/break-test/", 1280, "light")
+    assert page.locator(".md-sidebar--primary label[tabindex='0']").count() == 0
+    assert page.get_by_role("button", name="Menu").is_hidden()
 
 
 @pytest.mark.parametrize("width, scheme", test_browser.LAYOUTS)

@@ -1,5 +1,6 @@
 // What Material's markup lacks for WCAG 2.2 AA and CSS cannot add: a name for the
-// search dialog, the colour-scheme switch named for what it does, a box that scrolls
+// search dialog, the colour-scheme switch named for what it does, a menu the keyboard
+// opens and walks on a narrow screen, a box that scrolls
 // sideways (a wide table, a picture at its natural size) made a named region a keyboard
 // can reach and scroll, only while it does scroll, and no landmark for the copy button
 // of a code block.
@@ -23,6 +24,74 @@
       ? schemes[stored.index]
       : schemes.find((input) => matchMedia(input.dataset.mdColorMedia).matches);
     if (shown) shown.checked = true;
+  }
+
+  // On a narrow screen (a phone, or a window zoomed to 400%) the site's pages are in a
+  // drawer that Material's menu button opens: a label for a hidden checkbox, which no key
+  // reached (WCAG 2.1.1), and a label may not be given a button's role. It is replaced by
+  // a button that looks the same; it says whether the menu is open, Enter or Space opens
+  // it on the first thing shown in it (the open drawer covers the button), and Escape
+  // shuts it, back on the button.
+  const drawer = document.getElementById("__drawer");
+  const label = document.querySelector('.md-header label[for="__drawer"]');
+  const sidebar = document.querySelector(".md-sidebar--primary");
+  if (drawer && label && sidebar) {
+    const menu = document.createElement("button");
+    menu.type = "button";
+    menu.className = `${label.className} rr-menu`;
+    menu.setAttribute("aria-label", "Menu");
+    menu.append(...label.childNodes);  // its icon
+    label.replaceWith(menu);
+    const said = () => menu.setAttribute("aria-expanded", String(drawer.checked));
+    const toggle = (open) => {
+      drawer.checked = open;
+      drawer.dispatchEvent(new Event("change"));  // as a click on the label would
+    };
+    const shown = (element) => element.getClientRects().length && getComputedStyle(element).visibility === "visible";
+    said();
+    drawer.addEventListener("change", said);
+    menu.addEventListener("click", () => {
+      toggle(!drawer.checked);
+      if (drawer.checked) [...sidebar.querySelectorAll("a[href]:not([tabindex='-1']), [tabindex='0']")].find(shown)?.focus({ preventScroll: true });
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !drawer.checked) return;
+      toggle(false);
+      menu.focus();
+    });
+
+    // Inside, the drawer shows one pane at a time (extra.css hides the others): a section
+    // slides over the list it is in, and back. Its name in the list and its title in its
+    // pane are labels for a hidden checkbox too, which no key reached: on a narrow screen
+    // Tab reaches them, Enter (Material's keys) or Space opens or shuts the pane, and the
+    // focus goes with it, to the pane's title or back to the section's name.
+    const narrow = matchMedia("(max-width: 76.234375em)");
+    const toggles = [...sidebar.querySelectorAll(".md-nav__toggle")];
+    const labels = toggles.flatMap((each) => [...sidebar.querySelectorAll(`label[for="${each.id}"]`)]);
+    const reachable = () => {
+      for (const each of labels) {
+        if (narrow.matches) each.tabIndex = 0;
+        else each.removeAttribute("tabindex");
+      }
+    };
+    reachable();
+    narrow.addEventListener("change", reachable);
+    sidebar.addEventListener("keydown", (event) => {
+      if (event.key !== " " || !labels.includes(event.target)) return;
+      event.preventDefault();  // Space would scroll the drawer
+      event.target.click();
+    });
+    for (const each of toggles) {
+      each.addEventListener("change", () => {
+        if (!narrow.matches || !labels.includes(document.activeElement)) return;
+        const item = each.parentElement;
+        const next = each.checked ? item.querySelector(":scope > nav > .md-nav__title") : item.querySelector(":scope > label.md-nav__link");
+        next?.focus({ preventScroll: true });  // the pane is still sliding in: scrolled to, it would land a pane aside
+      });
+    }
+    // the drawer's title holds a second link home, its icon hidden and its box under the
+    // title: Tab stopped there, on nothing seen (WCAG 2.4.7); the "Home" link stays
+    sidebar.querySelector(".md-nav__title .md-logo")?.setAttribute("tabindex", "-1");
   }
 
   const article = document.querySelector("article.md-typeset");
