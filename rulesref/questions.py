@@ -403,18 +403,20 @@ def viewed(odds: Mapping[int, Rational], view: View | str) -> dict[int, Rational
     outcomes = sorted(odds) if all(type(k) is int for k in odds) else None
     if outcomes is None:
         raise RulesError(parameter="odds", value=odds, allowed=allowed)
-    # one running sum is every view, and its end is the total the odds must not pass
+    # the package's Rationals, whatever exact type came; one running sum is every view,
+    # and its end is the total the odds must not pass
+    exactly = {k: probability(f"odds[{k}]", odds[k]) for k in outcomes}
     running, at_most = Rational(0), {}
     for k in outcomes:
-        running += probability(f"odds[{k}]", odds[k])
+        running += exactly[k]
         at_most[k] = running
     if running > 1:
         raise RulesError(parameter="odds", value=odds, allowed=allowed)
     if how is View.EXACTLY:
-        return {k: odds[k] for k in outcomes}
+        return exactly
     if how is View.AT_MOST:
         return at_most
-    return {k: running - at_most[k] + odds[k] for k in outcomes}
+    return {k: running - at_most[k] + exactly[k] for k in outcomes}
 
 
 def greatest_margin_odds(setup: BreakSetup | ReformSetup) -> dict[int, Rational]:

@@ -116,7 +116,7 @@ def choices() -> Json:
                 "terrain": battle["terrain"],
                 "garrison": battle["garrison"],
                 "policy": next(iter(POLICIES)),
-                "leadership": _defaults(campaign.LeadershipCheck)["leadership"],
+                "leadership": campaign.LeadershipCheck().leadership,
             },
             "readings": _readings(campaign.Readings, BATTLE_READINGS),
         },

@@ -554,10 +554,20 @@ def battle(**fields):
             "probability must be a probability",
         ),
         (
+            battle(leadership={"leadership": None}),
+            ("leadership", "leadership"),
+            "leadership must be a whole number from 0 to 12, got None",
+        ),
+        (
+            battle(leadership={"leadership": None, "probability": "1/2"}),
+            ("leadership", "leadership"),
+            "leadership must be a whole number from 0 to 12, got None",
+        ),
+        (
             battle(leadership={"leadership": 7, "probability": "1/2"}),
             ("leadership",),
-            "a leadership check takes a leadership or a probability, not both, got "
-            "leadership 7 and probability 1/2",
+            "leadership and probability must not both be given (a probability replaces "
+            "the roll), got 7 and 1/2",
         ),
         (
             battle(leadership={"probability": "0.5/1"}),

@@ -7,6 +7,7 @@ import json
 import re
 from collections import Counter
 from contextlib import redirect_stdout
+from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
@@ -348,6 +349,13 @@ def test_totals_and_their_views_are_the_enumerated_dice(dice):
     assert viewed(odds, "exactly") == odds and list(at_least) == list(odds)
 
 
+def test_every_view_is_in_the_packages_rationals_whatever_came():
+    odds = {1: Fraction(1, 3), 2: Fraction(1, 3)}
+    for view in View:
+        assert all(type(p) is not Fraction for p in viewed(odds, view).values()), view
+    assert viewed(odds, "exactly") == {1: Rational(1, 3), 2: Rational(1, 3)}
+
+
 @given(
     st.dictionaries(st.integers(-5, 20), st.integers(0, 10), min_size=1, max_size=8),
     st.integers(0, 10),
@@ -562,6 +570,7 @@ BAR_TEXTS = [
     "\t0.5",
     "1234%",
     "100.000000%",
+    "\U0001d7d7" * 11,  # 11 characters, 22 in JavaScript's count
 ]
 
 

@@ -128,8 +128,9 @@
       const form = widget.querySelector("form.rr-need");
       const output = widget.querySelector(".rr-need-answer");
       const written = form.elements.at_least.value;
-      if (written.length > MAX_BAR_TEXT) {
-        output.textContent = `at least must be a chance from 0 to 1 written in at most ${MAX_BAR_TEXT} characters, got ${written.length} characters`;
+      const length = [...written].length;  // characters, as Python counts them
+      if (length > MAX_BAR_TEXT) {
+        output.textContent = `at least must be a chance from 0 to 1 written in at most ${MAX_BAR_TEXT} characters, got ${length} characters`;
         return;
       }
       const goal = bar(written, tools.gcd);

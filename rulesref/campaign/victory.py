@@ -59,8 +59,8 @@ class LeadershipCheck:
             settle(self, "probability", probability("probability", self.probability))
             if self.leadership is not None:  # one of them would be ignored
                 raise RulesError(
-                    "a leadership check takes a leadership or a probability, not both, got "
-                    f"leadership {self.leadership} and probability {self.probability}"
+                    "leadership and probability must not both be given (a probability "
+                    f"replaces the roll), got {self.leadership} and {self.probability}"
                 )
         elif self.leadership is None:
             settle(self, "leadership", DEFAULT_CHECK_LEADERSHIP)

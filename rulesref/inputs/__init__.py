@@ -405,7 +405,8 @@ def force_from_json(data: object) -> ForceQuestion:
     cascade` and the Workbench read it and the Workbench downloads it: the fields of
     `Force` (commands of units and leaders, independent leaders, a doctrine, a name), the
     `casualties` of this phase by unit name, `prefer` (LD-C8) and
-    `removed_figures_survive` (LD-C5). Bad input raises an `InputError` at its place."""
+    `removed_figures_survive` (LD-C5). Bad input raises an `InputError` at its place, here
+    or, for how many models a unit loses (LD-5's to check), from `ForceQuestion.odds`."""
     with located():
         fields = _with_doctrine(json_object("force", data, FORCE_FIELDS, ("commands",)))
     commands = _each("commands", fields.pop("commands"), _command)

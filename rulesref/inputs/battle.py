@@ -31,6 +31,7 @@ from rulesref.campaign import (
     fewest_withdrawals,
     most_withdrawals,
 )
+from rulesref.campaign.model import MAX_CHECK_LEADERSHIP
 from rulesref.errors import RulesError, one_of, word_of
 from rulesref.inputs import (
     InputError,
@@ -179,6 +180,9 @@ def _check(written: object) -> LeadershipCheck:
     with located("leadership"):
         fields = json_object("leadership", written, CHECK_FIELDS)
     with located("leadership", places={field: (field,) for field in CHECK_FIELDS}):
+        if "leadership" in fields and fields["leadership"] is None:  # not "not given"
+            allowed = f"a whole number from 0 to {MAX_CHECK_LEADERSHIP}"
+            raise RulesError(parameter="leadership", value=None, allowed=allowed)
         if "probability" in fields:
             fields["probability"] = parse_probability(fields["probability"])
         return LeadershipCheck(**fields)
