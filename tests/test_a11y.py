@@ -295,10 +295,17 @@ def test_each_calculator_works_from_the_keyboard_alone(view, width, scheme):
     assert page.locator("#battle .rr-fraction").all_text_contents() != before
 
 
-FOCUSED = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
+# The focus as a reader sees it: on a pane's checkbox (hidden, reached by Tab) it is the
+# ring drawn on the name shown for it, the section's or the open pane's title.
+FOCUSED = """() => { const e = document.activeElement, box = e.matches(".md-nav__toggle");
+  const ringed = !box ? e : e.parentElement.querySelector(
+    e.checked ? ":scope > nav > .md-nav__title" : ":scope > label.md-nav__link");
+  const r = ringed.getBoundingClientRect();
   const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
   return {name: (e.getAttribute("aria-label") || e.textContent).trim().replace(/\\s+/g, " "),
-          seen: !!top && e.contains(top), drawer: !!e.closest(".md-sidebar--primary")}; }"""
+          seen: !!top && ringed.contains(top), drawer: !!e.closest(".md-sidebar--primary"),
+          open: box ? e.checked : null,
+          ring: !box || getComputedStyle(ringed).outlineStyle === "solid"}; }"""
 SLID = "!document.querySelector('.md-sidebar--primary').getAnimations({subtree: true}).length"
 
 
@@ -323,16 +330,16 @@ def test_on_a_phone_tab_reaches_nothing_off_the_screen_until_the_drawer_is_opene
     page.get_by_role("button", name="Menu").click()
     page.wait_for_function(SLID)  # its slide, however late it starts on a busy machine
     opened = page.evaluate(FOCUSED)
-    assert opened["drawer"] and opened["seen"], opened
+    assert opened["drawer"] and opened["seen"], opened  # no ring: opened by the pointer
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_on_a_phone_the_keyboard_opens_the_menu_and_walks_it(view, scheme):
     """At 390 px the site's pages are in Material's drawer, one pane of links at a time:
     its menu button is the first stop of Tab after the skip link, named and saying whether
-    the menu is open; Enter opens it on the pane shown; a pane's title (Enter) goes back to
-    the sections, a section's name (Space) opens its pane; Tab walks only what is seen;
-    Escape shuts the menu, back on the button."""
+    the menu is open; Enter opens it on the pane shown; a pane is a checkbox Tab reaches,
+    named for it and checked while it is open, ringed on the name shown, which Space opens
+    and shuts; Tab walks only what is seen; Escape, or Tab out of it, shuts the menu."""
     page = view("/rules/break-test/", 390, scheme)
 
     def key(name: str) -> dict:
@@ -340,38 +347,60 @@ def test_on_a_phone_the_keyboard_opens_the_menu_and_walks_it(view, scheme):
         page.wait_for_function(SLID)
         return page.evaluate(FOCUSED)
 
+    def seen(name: str, open: bool | None = None) -> dict:
+        return {"name": name, "seen": True, "drawer": True, "open": open, "ring": True}
+
     key("Tab")  # the skip link, Material's first
-    assert key("Tab") == {"name": "Menu", "seen": True, "drawer": False}
     menu = page.get_by_role("button", name="Menu")
+    assert key("Tab") == {**seen("Menu"), "drawer": False}
     assert menu.get_attribute("aria-expanded") == "false"
     ring = menu.evaluate("(e) => getComputedStyle(e).outlineStyle")
     assert ring == "solid", ring
-    assert key("Enter") == {"name": "Rules", "seen": True, "drawer": True}  # the pane's title
+    assert key("Enter") == seen("Rules", open=True)  # ringed on the pane's title
     assert menu.get_attribute("aria-expanded") == "true" and page.is_checked("#__drawer")
-    assert key("Tab") == {"name": 'Break tests ("Break?")', "seen": True, "drawer": True}
-    assert key("Tab") == {"name": "d6 Leadership tests", "seen": True, "drawer": True}
+    assert key("Tab") == seen("Table of contents", open=False)  # the page's own pane
+    assert key("Tab") == seen("d6 Leadership tests")
     key("Shift+Tab")
-    key("Shift+Tab")
-    assert key("Enter") == {"name": "Rules", "seen": True, "drawer": True}  # the sections
-    assert key("Tab") == {"name": "Odds", "seen": True, "drawer": True}
-    assert key("Space") == {"name": "Odds", "seen": True, "drawer": True}  # its pane's title
-    assert key("Tab") == {"name": "Calculators", "seen": True, "drawer": True}
+    assert key("Shift+Tab") == seen("Rules", open=True)
+    assert key("Space") == seen("Rules", open=False)  # back to the sections
+    assert key("Tab") == seen("Odds", open=False)
+    assert key("Space") == seen("Odds", open=True)
+    assert key("Tab") == seen("Calculators")
     assert page.evaluate("scrollY") == 0  # Space opened, and did not scroll
     key("Escape")
     assert not page.is_checked("#__drawer")
     assert menu.get_attribute("aria-expanded") == "false"
     assert page.evaluate(FOCUSED)["name"] == "Menu"
-    page.keyboard.press("Space")
+    key("Space")
     assert page.is_checked("#__drawer")
-    page.keyboard.press("Escape")
+    assert key("Shift+Tab")["drawer"] is False  # out of the drawer, before it
+    assert not page.is_checked("#__drawer")
 
 
-def test_on_a_wide_screen_the_sections_are_no_stops_of_tab(view):
-    """At 1280 px the drawer's section names are headings of the sidebar, not controls:
-    Tab does not stop on them, and the menu button is not shown."""
+def test_on_a_wide_screen_the_panes_are_no_stops_of_tab(view):
+    """At 1280 px the drawer's sections are headings of the sidebar, not panes: Tab stops on
+    none of their checkboxes, and the menu button is not shown."""
     page = view("/rules/break-test/", 1280, "light")
-    assert page.locator(".md-sidebar--primary label[tabindex='0']").count() == 0
+    boxes = page.locator(".md-sidebar--primary .md-nav__toggle")
+    assert boxes.count() > 3
+    assert boxes.evaluate_all("(all) => all.every((box) => !box.getClientRects().length)")
     assert page.get_by_role("button", name="Menu").is_hidden()
+
+
+def test_a_contents_pane_left_open_on_a_phone_turned_sideways_hides_nothing(view):
+    """At 390 px a page's contents are a pane of the drawer; at 1000 px they have a sidebar
+    of their own: a contents pane left open then neither hides the section's links nor
+    takes a stop of Tab."""
+    page = view("/rules/break-test/", 390, "light")
+    page.get_by_role("button", name="Menu").click()
+    page.locator("label[for=__toc].md-nav__link").click()
+    page.wait_for_function(SLID)
+    assert page.is_checked("#__toc")
+    page.set_viewport_size({"width": 1000, "height": 800})
+    link = page.locator(".md-sidebar--primary a.md-nav__link", has_text="Army Standard").first
+    assert link.evaluate("(e) => getComputedStyle(e).visibility") == "visible"
+    assert page.evaluate("document.getElementById('__toc').getClientRects().length") == 0
+    page.set_viewport_size({"width": 390, "height": 900})  # as the other tests have it
 
 
 @pytest.mark.parametrize("width, scheme", test_browser.LAYOUTS)

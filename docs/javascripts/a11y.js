@@ -30,8 +30,8 @@
   // drawer that Material's menu button opens: a label for a hidden checkbox, which no key
   // reached (WCAG 2.1.1), and a label may not be given a button's role. It is replaced by
   // a button that looks the same; it says whether the menu is open, Enter or Space opens
-  // it on the first thing shown in it (the open drawer covers the button), and Escape
-  // shuts it, back on the button.
+  // it on the first thing shown in it (the open drawer covers the button), and Escape, or
+  // Tab out of it, shuts it (what it covers is then seen).
   const drawer = document.getElementById("__drawer");
   const label = document.querySelector('.md-header label[for="__drawer"]');
   const sidebar = document.querySelector(".md-sidebar--primary");
@@ -52,42 +52,24 @@
     drawer.addEventListener("change", said);
     menu.addEventListener("click", () => {
       toggle(!drawer.checked);
-      if (drawer.checked) [...sidebar.querySelectorAll("a[href]:not([tabindex='-1']), [tabindex='0']")].find(shown)?.focus({ preventScroll: true });
+      const stops = sidebar.querySelectorAll("a[href]:not([tabindex='-1']), input");
+      // the drawer is still sliding in: scrolled to, its pane would land aside
+      if (drawer.checked) [...stops].find(shown)?.focus({ preventScroll: true });
     });
     document.addEventListener("keydown", (event) => {
       if (event.key !== "Escape" || !drawer.checked) return;
       toggle(false);
       menu.focus();
     });
-
-    // Inside, the drawer shows one pane at a time (extra.css hides the others): a section
-    // slides over the list it is in, and back. Its name in the list and its title in its
-    // pane are labels for a hidden checkbox too, which no key reached: on a narrow screen
-    // Tab reaches them, Enter (Material's keys) or Space opens or shuts the pane, and the
-    // focus goes with it, to the pane's title or back to the section's name.
-    const narrow = matchMedia("(max-width: 76.234375em)");
-    const toggles = [...sidebar.querySelectorAll(".md-nav__toggle")];
-    const labels = toggles.flatMap((each) => [...sidebar.querySelectorAll(`label[for="${each.id}"]`)]);
-    const reachable = () => {
-      for (const each of labels) {
-        if (narrow.matches) each.tabIndex = 0;
-        else each.removeAttribute("tabindex");
-      }
-    };
-    reachable();
-    narrow.addEventListener("change", reachable);
-    sidebar.addEventListener("keydown", (event) => {
-      if (event.key !== " " || !labels.includes(event.target)) return;
-      event.preventDefault();  // Space would scroll the drawer
-      event.target.click();
+    sidebar.addEventListener("focusout", (event) => {
+      if (drawer.checked && event.relatedTarget && !sidebar.contains(event.relatedTarget)) toggle(false);
     });
-    for (const each of toggles) {
-      each.addEventListener("change", () => {
-        if (!narrow.matches || !labels.includes(document.activeElement)) return;
-        const item = each.parentElement;
-        const next = each.checked ? item.querySelector(":scope > nav > .md-nav__title") : item.querySelector(":scope > label.md-nav__link");
-        next?.focus({ preventScroll: true });  // the pane is still sliding in: scrolled to, it would land a pane aside
-      });
+    // A pane opens from a checkbox of Material's that extra.css lets Tab reach: named for
+    // the pane (its two labels, the section's name and the pane's title, would name it
+    // twice over), checked while the pane is open.
+    for (const box of sidebar.querySelectorAll(".md-nav__toggle")) {
+      const title = box.parentElement.querySelector(":scope > nav > .md-nav__title");
+      if (title) box.setAttribute("aria-label", title.textContent.trim());
     }
     // the drawer's title holds a second link home, its icon hidden and its box under the
     // title: Tab stopped there, on nothing seen (WCAG 2.4.7); the "Home" link stays
