@@ -132,7 +132,8 @@ class Table:
             # the switch and the link are controls, not words of the page: not searched
             f'<div class="rr-odds"><div class="rr-odds-bar" data-search-exclude>'
             f'<label class="rr-exact"><input type="checkbox"> exact fractions</label>{link}</div>'
-            f'<table class="rr-heat"><caption>{escape(self.title)}, in %</caption>'
+            f'<table class="rr-heat"><caption>{escape(self.title)}'
+            '<span class="rr-in-percent">, in %</span></caption>'
             f'<thead><tr><th scope="col" class="rr-corner">{escape(self.row_heading)} ↓<br>'
             f"{escape(self.column_heading)} →</th>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table></div>"

@@ -338,8 +338,8 @@ def test_on_a_phone_the_keyboard_opens_the_menu_and_walks_it(view, scheme):
     """At 390 px the site's pages are in Material's drawer, one pane of links at a time:
     its menu button is the first stop of Tab after the skip link, named and saying whether
     the menu is open; Enter opens it on the pane shown; a pane is a checkbox Tab reaches,
-    named for it and checked while it is open, ringed on the name shown, which Space opens
-    and shuts; Tab walks only what is seen; Escape, or Tab out of it, shuts the menu."""
+    named for it and checked while it is open, ringed on the name shown, which Space or Enter
+    opens and shuts; Tab walks only what is seen; Escape, or Tab out of it, shuts the menu."""
     page = view("/rules/break-test/", 390, scheme)
 
     def key(name: str) -> dict:
@@ -364,6 +364,10 @@ def test_on_a_phone_the_keyboard_opens_the_menu_and_walks_it(view, scheme):
     assert key("Shift+Tab") == seen("Rules", open=True)
     assert key("Space") == seen("Rules", open=False)  # back to the sections
     assert key("Tab") == seen("Odds", open=False)
+    assert key("Enter") == seen("Odds", open=True)
+    assert key("Tab") == seen("Calculators")
+    key("Shift+Tab")
+    assert key("Space") == seen("Odds", open=False)
     assert key("Space") == seen("Odds", open=True)
     assert key("Tab") == seen("Calculators")
     assert page.evaluate("scrollY") == 0  # Space opened, and did not scroll

@@ -484,6 +484,8 @@ def test_copy_link_copies_the_rule_address(view, width, scheme):
     page.wait_for_function("document.querySelector('#br-6 .rr-copy-link').dataset.copied")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.endswith("/r/br-6/"), copied  # the rule's short address
+    said = page.get_by_role("status").filter(has_text="copied")
+    assert said.inner_text() == "Link to BR-6 copied"  # to a screen reader
     page.goto(copied)
     page.wait_for_url("**/rules/break-test/#br-6")
 

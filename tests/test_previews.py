@@ -26,6 +26,8 @@ def test_hover_and_focus_preview_the_linked_rule(browser, base_url, scheme):
     page.mouse.move(0, 0)
     link.focus()  # the keyboard gets the same preview
     assert "A draw is not a loss" in _preview_of(page)
+    page.keyboard.press("Tab")  # gone at once: it would cover what Tab reached
+    assert page.evaluate("document.getElementById('rr-preview').hidden")
     page.close()
 
 

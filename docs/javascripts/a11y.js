@@ -66,10 +66,14 @@
     });
     // A pane opens from a checkbox of Material's that extra.css lets Tab reach: named for
     // the pane (its two labels, the section's name and the pane's title, would name it
-    // twice over), checked while the pane is open.
+    // twice over), checked while the pane is open; Space opens or shuts it, and Enter
+    // too, as a reader of a menu expects.
     for (const box of sidebar.querySelectorAll(".md-nav__toggle")) {
       const title = box.parentElement.querySelector(":scope > nav > .md-nav__title");
       if (title) box.setAttribute("aria-label", title.textContent.trim());
+      box.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") box.click();
+      });
     }
     // the drawer's title holds a second link home, its icon hidden and its box under the
     // title: Tab stopped there, on nothing seen (WCAG 2.4.7); the "Home" link stays

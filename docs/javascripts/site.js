@@ -10,6 +10,13 @@
   const root = config ? JSON.parse(config.textContent).base : ".";
   const base = new URL(root.endsWith("/") ? root : `${root}/`, location.href);
 
+  // The printed sheet names the site where it was opened: mkdocs.yml's site_url is where
+  // it is published, and a copy served elsewhere says its own address.
+  if (base.protocol.startsWith("http")) {
+    const address = `${base.host}${base.pathname}`.replace(/\/$/, "");
+    for (const place of document.querySelectorAll(".rr-site-address")) place.textContent = address;
+  }
+
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
     const area = document.createElement("textarea");
@@ -24,6 +31,12 @@
     return Promise.resolve();
   }
 
+  // said to a screen reader when a link is copied: the button's name stays "Copy link to ..."
+  const said = document.createElement("p");
+  said.className = "rr-said";
+  said.setAttribute("role", "status");
+  document.body.append(said);
+
   for (const heading of document.querySelectorAll(".md-typeset :is(h2, h3, h4)[id]")) {
     if (!RULE.test(heading.id)) continue;
     const button = document.createElement("button");
@@ -36,6 +49,7 @@
       copyText(address).then(() => {
         button.textContent = "Copied";
         button.dataset.copied = address;
+        said.textContent = `Link to ${heading.id.toUpperCase()} copied`;
         setTimeout(() => { button.textContent = "Copy link"; }, 2000);
       });
     });
@@ -114,7 +128,8 @@
     link.addEventListener("mouseenter", () => show(link, id));
     link.addEventListener("focus", () => show(link, id));
     link.addEventListener("mouseleave", () => { hideTimer = setTimeout(hide, 300); });
-    link.addEventListener("blur", () => { hideTimer = setTimeout(hide, 300); });
+    // focus gone, the preview goes at once: it would cover the next field Tab reaches
+    link.addEventListener("blur", () => { if (!link.matches(":hover")) hide(); });
     if (touch) {
       const button = document.createElement("button");
       button.type = "button";
