@@ -1246,6 +1246,12 @@ def test_a_keyboard_alone_edits_a_battle_and_reads_the_answer(bench):
     assert next_answer(page, before) == expected
     unfocused = [tag for tag, visible in focused if not visible and tag != "outside"]
     assert not unfocused, unfocused  # every control reached showed its focus
+    # each side's fates once each: CA-16's rout is its fate "routed", not a second row
+    for role in ("attacker", "defender"):
+        rows = page.locator("table", has_text=f"The {role}").locator("tbody th, tbody td:first-child")
+        names = [name for name in rows.all_inner_texts() if not name.startswith("takes ")]
+        assert len(names) == len(set(names)) and names.count("routed (CA-16)") == 1, names
+        assert "must check (CA-17, CA-18, CA-20)" in names
 
 
 @pytest.mark.parametrize(

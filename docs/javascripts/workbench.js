@@ -753,12 +753,15 @@ function page() {
   }
 
   const WHO = new Map([["attacker", "the attacker wins"], ["defender", "the defender wins"], ["none", "no victor"]]);
+  // a side's fates, each once: routed is CA-16's rout (the answer's `routed` is the same
+  // number), and a side must check under CA-17, CA-18 or CA-20
+  const FATE = (fate) => (fate === "routed" ? "routed (CA-16)" : fate);
+  const MUST_CHECK = "must check (CA-17, CA-18, CA-20)";
   function showBattle(answer) {
     const victor = Object.entries(answer.victor).map(([who, exact], index) => [WHO.get(who) ?? who, cell(exact, `rr-c${index}`)]);
     const fates = ["attacker", "defender"].map((role) => table(`The ${role}`, ["outcome", "chance"], [
-      ...Object.entries(answer.fate[role]).map(([fate, exact]) => [fate, cell(exact, "rr-c0")]),
-      ["routed (CA-16)", cell(answer.routed[role], "rr-c1")],
-      ["must check (CA-17)", cell(answer.must_check[role], "rr-c1")],
+      ...Object.entries(answer.fate[role]).map(([fate, exact]) => [FATE(fate), cell(exact, "rr-c0")]),
+      [MUST_CHECK, cell(answer.must_check[role], "rr-c1")],
       ...Object.entries(answer.hits[role]).map(([hits, exact]) => [`takes ${hits} hit${hits === "1" ? "" : "s"}`, cell(exact, "rr-c2")]),
     ]));
     const outcomes = table("How it ends, by the deciding clause", ["outcome", "chance"],
@@ -788,8 +791,8 @@ function page() {
     }
     const rows = Object.keys(answer.difference.victor).map((who) => [WHO.get(who) ?? who, ["victor", who]]);
     for (const role of ["attacker", "defender"]) {
-      rows.push(...Object.keys(answer.difference.fate[role]).map((fate) => [`the ${role}: ${fate}`, ["fate", role, fate]]),
-        [`the ${role} is routed (CA-16)`, ["routed", role]], [`the ${role} must check (CA-17)`, ["must_check", role]],
+      rows.push(...Object.keys(answer.difference.fate[role]).map((fate) => [`the ${role}: ${FATE(fate)}`, ["fate", role, fate]]),
+        [`the ${role}: ${MUST_CHECK}`, ["must_check", role]],
         ...Object.keys(answer.difference.hits[role]).map((hits) => [`the ${role} takes ${hits} hit${hits === "1" ? "" : "s"}`, ["hits", role, hits]]));
     }
     return [...rows, ...Object.keys(answer.difference.outcomes).map((outcome) => [outcome, ["outcomes", outcome]])];
