@@ -603,6 +603,22 @@ def marked(page, path: list) -> str:
     return page.locator(f"#{place.get_attribute('aria-describedby')}").inner_text()
 
 
+def test_a_refused_field_stays_where_the_player_typed(bench):
+    """On a phone, a field's refusal is said under its row, across it: the field and its
+    row's other fields keep their places and widths."""
+    page = bench()
+    path = ["casualties", "1st Squad"]
+    field = page.locator(f"[data-path='{json.dumps(path, separators=(',', ':'))}']")
+    row = field.locator("xpath=ancestor::div[contains(@class, 'rr-wb-row')][1]")
+    places = "(row) => [...row.querySelectorAll('input, select')].map((e) => {"
+    places += " const r = e.getBoundingClientRect(); return [r.x, r.width]; })"
+    before = row.evaluate(places)
+    field.fill("abc")
+    page.wait_for_selector("[aria-invalid=true]")
+    assert marked(page, path).startswith("casualties['1st Squad'] must be a whole number")
+    assert row.evaluate(places) == before
+
+
 @pytest.mark.parametrize("tab, data, path, message", UNANSWERABLE.values(), ids=list(UNANSWERABLE))
 def test_an_address_that_cannot_be_answered_opens_with_the_field_marked(
     bench, tab, data, path, message
@@ -1248,7 +1264,9 @@ def test_a_keyboard_alone_edits_a_battle_and_reads_the_answer(bench):
     assert not unfocused, unfocused  # every control reached showed its focus
     # each side's fates once each: CA-16's rout is its fate "routed", not a second row
     for role in ("attacker", "defender"):
-        rows = page.locator("table", has_text=f"The {role}").locator("tbody th, tbody td:first-child")
+        rows = page.locator("table", has_text=f"The {role}").locator(
+            "tbody th, tbody td:first-child"
+        )
         names = [name for name in rows.all_inner_texts() if not name.startswith("takes ")]
         assert len(names) == len(set(names)) and names.count("routed (CA-16)") == 1, names
         assert "must check (CA-17, CA-18, CA-20)" in names

@@ -849,6 +849,9 @@ function page() {
     } else if (place) {
       place.setAttribute("aria-invalid", "true");
       message = document.getElementById(place.getAttribute("aria-describedby"));
+      // under the field's row, across it: beside the field it widened the field's cell, and
+      // the row's fields moved under the player's finger
+      place.closest(".rr-wb-row")?.after(message);
     }
     message.textContent = error.message;
     message.hidden = false;
