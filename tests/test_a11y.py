@@ -401,10 +401,12 @@ def test_a_contents_pane_left_open_on_a_phone_turned_sideways_hides_nothing(view
     page.wait_for_function(SLID)
     assert page.is_checked("#__toc")
     page.set_viewport_size({"width": 1000, "height": 800})
-    link = page.locator(".md-sidebar--primary a.md-nav__link", has_text="Army Standard").first
-    assert link.evaluate("(e) => getComputedStyle(e).visibility") == "visible"
-    assert page.evaluate("document.getElementById('__toc').getClientRects().length") == 0
-    page.set_viewport_size({"width": 390, "height": 900})  # as the other tests have it
+    try:
+        link = page.locator(".md-sidebar--primary a.md-nav__link", has_text="Army Standard")
+        assert link.first.evaluate("(e) => getComputedStyle(e).visibility") == "visible"
+        assert page.evaluate("document.getElementById('__toc').getClientRects().length") == 0
+    finally:
+        page.set_viewport_size({"width": 390, "height": 900})  # as the other tests have it
 
 
 @pytest.mark.parametrize("width, scheme", test_browser.LAYOUTS)
