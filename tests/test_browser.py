@@ -605,3 +605,23 @@ def test_an_address_the_site_lacks_says_where_to_go_without_an_error(browser, ba
     assert links["home page"] == base_url + "/"
     assert [e for e in errors if "404" not in e] == []  # the page's own status aside
     page.close()
+
+
+@pytest.mark.parametrize("calculator", ["break", "reform", "leadership", "battle"])
+def test_on_a_phone_the_answer_comes_before_the_boxes(view, calculator):
+    """At 390 px a calculator's answer (or what is wrong) is shown above its boxes, where
+    the on-screen keyboard does not hide it; at 1280 px under them, as the page reads;
+    a chart follows the boxes, and goes with the answer when there is none."""
+    top = "(e) => e.getBoundingClientRect().top"
+    for width in (390, 1280):
+        page = view("/tools/calculators/", width, "light")
+        first = page.locator(f"#{calculator} form input").first
+        answer = page.locator(f"#{calculator} .rr-result")
+        assert (answer.evaluate(top) < first.evaluate(top)) == (width == 390), width
+        first.fill("x")
+        error = page.locator(f"#{calculator} .rr-error")
+        assert (error.evaluate(top) < first.evaluate(top)) == (width == 390), width
+        assert (
+            page.locator(f"#{calculator} .rr-sweep svg").count() == 0
+            or page.locator(f"#{calculator} .rr-sweep").is_hidden()
+        )

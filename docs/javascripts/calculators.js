@@ -227,6 +227,7 @@
     const form = calculator.querySelector("form");
     const result = calculator.querySelector(".rr-result");
     const error = calculator.querySelector(".rr-error");
+    const sweep = calculator.querySelector(".rr-sweep");  // the chart: no answer, no chart
     const inputs = readInputs(form, data);
     let answer = data.answers;
     if (!inputs.error) {
@@ -237,6 +238,7 @@
       error.textContent = inputs.error || data.impossible;
       error.hidden = false;
       result.hidden = true;
+      if (sweep) sweep.hidden = true;
       return;
     }
     if (data.outcomes) showOutcomes(calculator, data.outcomes, answer);
@@ -244,6 +246,7 @@
     drawSweep(calculator, data, inputs);
     error.hidden = true;
     result.hidden = false;
+    if (sweep) sweep.hidden = false;
   }
 
   // Address <-> form: "?break.leadership=7&break.steadfast=1"; only values that
