@@ -844,6 +844,7 @@ function page() {
     summary.textContent = `No answer: ${error.message}`;
     const place = placeOf(error);
     let message = formMessage;
+    let text = error.message;
     if (place?.tagName === "FIELDSET") {
       message = place.querySelector(":scope > .rr-wb-msg");
     } else if (place) {
@@ -852,8 +853,14 @@ function page() {
       // under the field's row, across it: beside the field it widened the field's cell, and
       // the row's fields moved under the player's finger
       place.closest(".rr-wb-row")?.after(message);
+      // named as the form names the field ("Lost this phase: must be ..."), not as rulesref
+      // names the parameter ("casualties['1st Squad'] must be ...")
+      const label = place.closest("label");
+      const name = label?.querySelector(":scope > span")?.textContent ?? label?.textContent.trim();
+      const own = `${error.parameter} must be `;
+      if (name && error.parameter && text.startsWith(own)) text = `${name}: must be ${text.slice(own.length)}`;
     }
-    message.textContent = error.message;
+    message.textContent = text;
     message.hidden = false;
   }
 
