@@ -596,7 +596,8 @@ UNANSWERABLE = {
 
 
 def marked(page, path: list) -> str:
-    """The message shown at `path`: beside its field (marked invalid) or in its group."""
+    """The message shown at `path`: under its field's row (the field marked invalid) or in
+    its group."""
     place = page.locator(f"[data-path='{json.dumps(path, separators=(',', ':'))}']")
     if place.evaluate("(e) => e.tagName") == "FIELDSET":
         return place.locator(":scope > .rr-wb-msg").inner_text()

@@ -584,7 +584,7 @@ def test_the_page_shows_b_company_with_its_exact_fractions(workbench):
     assert {"127/192", "13/32", "9/16", "13/48"} <= set(shown)
 
 
-def test_a_bad_field_shows_its_message_beside_it_and_no_number(workbench):
+def test_a_bad_field_shows_its_message_under_its_row_and_no_number(workbench):
     page = workbench.page
     workbench.ask(address("f", B_COMPANY))
     field = page.locator("""[data-path='["commands",1,"units",2,"starting"]']""")
@@ -596,7 +596,10 @@ def test_a_bad_field_shows_its_message_beside_it_and_no_number(workbench):
     assert field.get_attribute("aria-invalid") == "true"
     message = page.locator(f"#{field.get_attribute('aria-describedby')}")
     assert message.is_visible()
-    assert message.inner_text() == "starting must be a whole number from 1 to 100000, got -1"
+    # named as the form names the field; the headline says it as rulesref does
+    assert (
+        message.inner_text() == "Starting models: must be a whole number from 1 to 100000, got -1"
+    )
     assert page.locator(".rr-wb-results .rr-wb-frac").count() == 0
     assert page.inner_text(".rr-wb-summary").startswith("No answer")
     field.evaluate("input => input.scrollIntoView({block: 'center'})")
