@@ -1253,6 +1253,22 @@ def test_the_home_page_links_the_workbench(site):
     assert 'href="workbench/"' in (site / "index.html").read_text(encoding="utf-8")
 
 
+def test_the_tabs_move_by_arrow_keys_as_tabs_do(bench):
+    """The two tabs are a row of tabs: ArrowRight, ArrowLeft, Home and End move to a tab and
+    open it, the focus on it."""
+    page = bench()
+    force, battle = page.locator("[data-tab=force]"), page.locator("[data-tab=battle]")
+    force.focus()
+    for key, opened in [("ArrowRight", battle), ("ArrowRight", force), ("End", battle)]:
+        before = answered(page)
+        page.keyboard.press(key)
+        assert opened.evaluate("(e) => e === document.activeElement"), key
+        assert opened.get_attribute("aria-selected") == "true", key
+        next_answer(page, before)
+    page.keyboard.press("Home")
+    assert force.get_attribute("aria-selected") == "true"
+
+
 def test_a_keyboard_alone_edits_a_battle_and_reads_the_answer(bench):
     """Tab to the battle tab, open it, Tab to the terrain and choose by arrow keys, tick a
     reading by Space: each control shows its focus, and the answer follows."""

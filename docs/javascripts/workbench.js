@@ -1071,6 +1071,18 @@ function page() {
     }, { role: "tab", "data-tab": name });
     tabs.append(tab);
   }
+  // the keys of a row of tabs: an arrow, Home or End opens the tab it moves to (each tab is
+  // also a stop of Tab, as before)
+  tabs.addEventListener("keydown", (event) => {
+    const all = [...tabs.children];
+    const at = all.indexOf(event.target);
+    const step = { ArrowRight: 1, ArrowLeft: -1, Home: -at, End: all.length - 1 - at }[event.key];
+    if (at < 0 || step === undefined) return;
+    event.preventDefault();
+    const next = all[(at + step + all.length) % all.length];
+    next.focus();
+    if (next.getAttribute("aria-selected") !== "true") next.click();
+  });
 
   // a description read whole: its form, its question, its address
   function opened(tab, data) {
