@@ -247,11 +247,12 @@ def rational(name: str, value: object, low: int, high: int) -> Rational:
     """Return `value` as the package's `Rational` if it is an exact number from `low` to
     `high`: a sympy Rational, a Fraction or an int (never a float, a bool or a NaN), else
     raise `RulesError`."""
+    allowed = f"a Rational from {low} to {high:,}"
     if isinstance(value, bool) or not isinstance(value, numbers.Rational):
-        raise RulesError(parameter=name, value=value, allowed=f"a Rational from {low} to {high:,}")
+        raise RulesError(parameter=name, value=value, allowed=allowed)
     numerator, denominator = int(value.numerator), int(value.denominator)
     if not low * denominator <= numerator <= high * denominator:  # no symbolic comparison
-        raise RulesError(parameter=name, value=value, allowed=f"a Rational from {low} to {high:,}")
+        raise RulesError(parameter=name, value=value, allowed=allowed)
     return value if isinstance(value, Rational) else in_lowest_terms(numerator, denominator)
 
 
